@@ -1,0 +1,1235 @@
+"""Standard Tool for Python: the core contract and its reference builder.
+
+Implements the Python binding of Standard Schema V1 and Standard JSON Schema V1
+(the cross-library hook is the attribute ``__standard__``) and the Standard Tool
+V0 interface, following the TypeScript Standard Tool proposal (interface version
+0). This module is meant to be vendored: it imports only the standard library and
+``typing_extensions``, has no relative imports, and works under any file name.
+
+Sections, in order: protocols, results and issues, the validation error, the
+builder, consumer helpers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, cast
+
+from typing_extensions import (
+    Literal,
+    Protocol,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    overload,
+    runtime_checkable,
+)
+
+__all__ = [
+    "SUPPORTED_TARGETS",
+    "AsyncTool",
+    "ErrorEnvelope",
+    "FailureResult",
+    "Issue",
+    "IssueLike",
+    "JSONSchemaConverter",
+    "PathSegment",
+    "PathSegmentLike",
+    "StandardJSONSchemaV1",
+    "StandardJSONSchemaV1Props",
+    "StandardResult",
+    "StandardSchemaV1",
+    "StandardSchemaV1Props",
+    "StandardToolV0",
+    "StandardToolV0Definition",
+    "StandardToolValidationError",
+    "SuccessResult",
+    "Tool",
+    "ToolSchema",
+    "ToolSchemaProps",
+    "input_json_schema",
+    "is_standard_json_schema",
+    "is_standard_schema",
+    "is_standard_tool",
+    "output_json_schema",
+    "run_tool",
+    "run_tool_sync",
+    "standard_tool",
+]
+
+#: The JSON Schema targets every conforming schema of this library understands.
+SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0")
+
+In_contra = TypeVar("In_contra", contravariant=True, default=Any)
+Out_co = TypeVar("Out_co", covariant=True, default=Any)
+Input = TypeVar("Input", contravariant=True, default=Any)
+Output = TypeVar("Output", covariant=True, default=Any)
+FormattedOutput = TypeVar("FormattedOutput", covariant=True, default=Output)
+Meta = TypeVar("Meta", contravariant=True, default=Any)
+_JIn_co = TypeVar("_JIn_co", covariant=True, default=Any)
+_JOut_co = TypeVar("_JOut_co", covariant=True, default=Any)
+_F_co = TypeVar("_F_co", covariant=True, default=Any)
+
+_T = TypeVar("_T")
+_I = TypeVar("_I")
+_V = TypeVar("_V")
+_O = TypeVar("_O")
+_F = TypeVar("_F")
+_M = TypeVar("_M")
+
+
+# --------------------------------------------------------------------------------------
+# Standard Schema V1 and Standard JSON Schema V1 (the ``__standard__`` binding)
+# --------------------------------------------------------------------------------------
+
+
+class PathSegmentLike(Protocol):
+    """A path segment object: anything with a ``key``."""
+
+    @property
+    def key(self) -> Any: ...
+
+
+class IssueLike(Protocol):
+    """One validation problem: a message and where it happened."""
+
+    @property
+    def message(self) -> str: ...
+
+    @property
+    def path(self) -> Sequence[Any] | None: ...
+
+
+class _SuccessLike(Protocol[Out_co]):
+    @property
+    def value(self) -> Out_co: ...
+
+    @property
+    def issues(self) -> None: ...
+
+
+class _FailureLike(Protocol):
+    @property
+    def issues(self) -> Sequence[IssueLike]: ...
+
+
+#: What ``validate`` returns: a success carrying the validated value, or a failure.
+StandardResult: TypeAlias = "_SuccessLike[_T] | _FailureLike"
+
+
+class StandardSchemaV1Props(Protocol[In_contra, Out_co]):
+    """The ``__standard__`` object of a Standard Schema: identity and ``validate``."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def vendor(self) -> str: ...
+
+    def validate(
+        self, value: In_contra, /
+    ) -> _SuccessLike[Out_co] | _FailureLike | Awaitable[_SuccessLike[Out_co] | _FailureLike]: ...
+
+
+class JSONSchemaConverter(Protocol):
+    """Emits the JSON Schema of a schema's input or output for a target dialect."""
+
+    def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]: ...
+
+    def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]: ...
+
+
+class StandardJSONSchemaV1Props(Protocol):
+    """The ``__standard__`` object of a Standard JSON Schema: identity and ``json_schema``."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def vendor(self) -> str: ...
+
+    @property
+    def json_schema(self) -> JSONSchemaConverter: ...
+
+
+class ToolSchemaProps(StandardSchemaV1Props[In_contra, Out_co], Protocol[In_contra, Out_co]):
+    """A ``__standard__`` object that both validates and emits JSON Schema."""
+
+    @property
+    def json_schema(self) -> JSONSchemaConverter: ...
+
+
+@runtime_checkable
+class StandardSchemaV1(Protocol[In_contra, Out_co]):
+    """A schema that validates: ``schema.__standard__.validate(value)``.
+
+    ``In_contra`` is what callers may pass, ``Out_co`` the validated value's type.
+    """
+
+    @property
+    def __standard__(self) -> StandardSchemaV1Props[In_contra, Out_co]: ...
+
+
+@runtime_checkable
+class StandardJSONSchemaV1(Protocol[_JIn_co, _JOut_co]):
+    """A schema that emits JSON Schema: ``schema.__standard__.json_schema.input(target=...)``.
+
+    The type parameters only document what the described data looks like.
+    """
+
+    @property
+    def __standard__(self) -> StandardJSONSchemaV1Props: ...
+
+
+@runtime_checkable
+class ToolSchema(Protocol[In_contra, Out_co]):
+    """A schema a tool accepts: a Standard Schema and a Standard JSON Schema at once."""
+
+    @property
+    def __standard__(self) -> ToolSchemaProps[In_contra, Out_co]: ...
+
+
+# --------------------------------------------------------------------------------------
+# Results and issues
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PathSegment:
+    """A path segment object, for keys that need wrapping. Its ``key`` is the key."""
+
+    key: Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys)."""
+
+    message: str
+    path: tuple[Hashable | PathSegment, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessResult(Generic[_T]):
+    """A successful validation: ``value`` is the validated (possibly coerced) value."""
+
+    value: _T
+    issues: None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FailureResult:
+    """A failed validation. Failure means ``issues is not None``, even when it is empty."""
+
+    issues: tuple[IssueLike, ...]
+    value: None = None
+
+
+# --------------------------------------------------------------------------------------
+# The validation error
+# --------------------------------------------------------------------------------------
+
+_MAX_ISSUES_SHOWN = 20
+_MAX_MESSAGE = 400
+
+
+def _path_text(path: Sequence[Any] | None) -> str:
+    if not path:
+        return ""
+    keys = (s if isinstance(s, (str, int)) else getattr(s, "key", s) for s in path)
+    return ".".join(str(k) for k in keys)
+
+
+def _bounded(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _issue_text(issue: Any) -> str:
+    message = _bounded(str(getattr(issue, "message", issue)), _MAX_MESSAGE)
+    where = _path_text(getattr(issue, "path", None))
+    return f"{_bounded(where, _MAX_MESSAGE)}: {message}" if where else message
+
+
+def _error_message(target: str, issues: Sequence[Any]) -> str:
+    shown = "; ".join(_issue_text(i) for i in issues[:_MAX_ISSUES_SHOWN])
+    more = len(issues) - _MAX_ISSUES_SHOWN
+    if more > 0:
+        shown += f"; and {more} more issue{'s' if more > 1 else ''}"
+    return f"{target} validation failed: {shown}"
+
+
+class StandardToolValidationError(ValueError):
+    """Input or output of a tool failed validation.
+
+    Attributes:
+        target: ``"input"`` or ``"output"``.
+        issues: the schema's issues, as a tuple.
+
+    The message is ``"<target> validation failed: <path>: <message>; ..."``, each
+    part bounded in length so a hostile value never produces a huge message.
+    """
+
+    target: Literal["input", "output"]
+    issues: tuple[IssueLike, ...]
+
+    def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
+        self.target = target
+        self.issues = tuple(issues)
+        super().__init__(_error_message(target, self.issues))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.issues))
+
+
+# --------------------------------------------------------------------------------------
+# The tool protocols
+# --------------------------------------------------------------------------------------
+
+
+class ErrorEnvelope(TypedDict):
+    """What the default formatter returns for a failure: ``{"error": str(exc)}``."""
+
+    error: str
+
+
+class StandardToolV0Definition(Protocol[Input, Output, FormattedOutput, Meta]):
+    """A tool without ``formatted``: what the builder and the helpers need to run it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str | None: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def input_schema(self) -> ToolSchema[Input, Any] | None: ...
+
+    @property
+    def output_schema(self) -> ToolSchema[Any, Output] | None: ...
+
+    def execute(
+        self, input: Input = ..., meta: Meta | None = None
+    ) -> FormattedOutput | Awaitable[FormattedOutput]: ...
+
+
+class StandardToolV0(
+    StandardToolV0Definition[Input, Output, FormattedOutput, Meta],
+    Protocol[Input, Output, FormattedOutput, Meta],
+):
+    """A Standard Tool: any object with these attributes is one; no subclassing needed.
+
+    Type parameters: ``Input`` (what ``execute`` takes), ``Output`` (the validated
+    result), ``FormattedOutput`` (what ``execute`` returns) and ``Meta`` (the
+    per-call context passed through untouched).
+    """
+
+    def formatted(
+        self, format: Callable[[Output | Exception], Any] | None = None
+    ) -> StandardToolV0[Input, Output, Any, Meta]:
+        """Return a tool whose ``execute`` passes results and exceptions to ``format``."""
+        ...
+
+
+# --------------------------------------------------------------------------------------
+# The builder
+# --------------------------------------------------------------------------------------
+
+
+class _SyncExecute(Protocol[Input, _F_co, Meta]):
+    def __call__(self, input: Input = ..., meta: Meta | None = None) -> _F_co: ...
+
+
+class _AsyncExecute(Protocol[Input, _F_co, Meta]):
+    def __call__(
+        self, input: Input = ..., meta: Meta | None = None
+    ) -> Coroutine[Any, Any, _F_co]: ...
+
+
+_Run: TypeAlias = Callable[[Any, Any], Any]
+_Format: TypeAlias = Callable[[Any], Any]
+
+_ASYNC_HINT = "make the handler async (async def) or use a schema whose validate is synchronous"
+
+
+def _is_async_callable(fn: object) -> bool:
+    if inspect.iscoroutinefunction(fn):
+        return True
+    call = getattr(fn, "__call__", None)  # noqa: B004 -- an async __call__ on an instance
+    return call is not None and not inspect.isfunction(fn) and inspect.iscoroutinefunction(call)
+
+
+def _arity(handler: Callable[..., Any]) -> int:
+    """How many positional arguments (0, 1 or 2) the handler wants."""
+    try:
+        params = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):
+        return 2
+    positional = 0
+    required = 0
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            return 2
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional += 1
+            required += p.default is p.empty
+        elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
+            raise TypeError(
+                f"keyword-only parameter {p.name!r} has no default; "
+                "a handler takes (), (input) or (input, meta)"
+            )
+    if required > 2:
+        raise TypeError(
+            f"the handler requires {required} positional arguments; "
+            "it must take (), (input) or (input, meta)"
+        )
+    return min(positional, 2)
+
+
+def _validator(schema: Any) -> Callable[[Any], Any] | None:
+    return None if schema is None else schema.__standard__.validate
+
+
+def _check_sync(target: Literal["input", "output"], result: Any) -> Any:
+    """Unwrap a validation result in a synchronous tool."""
+    try:
+        issues = result.issues
+    except AttributeError:
+        if inspect.isawaitable(result):
+            if inspect.iscoroutine(result):
+                result.close()
+            raise TypeError(
+                f"standard_tool: the {target} schema's validate returned an awaitable "
+                f"in a synchronous tool; {_ASYNC_HINT}"
+            ) from None
+        raise TypeError(
+            f"standard_tool: the {target} schema's validate returned "
+            f"{type(result).__name__}, not a result with .value and .issues"
+        ) from None
+    if issues is not None:
+        raise StandardToolValidationError(target, issues)
+    return result.value
+
+
+async def _check_async(target: Literal["input", "output"], result: Any) -> Any:
+    if inspect.isawaitable(result):
+        result = await result
+    try:
+        issues = result.issues
+    except AttributeError:
+        raise TypeError(
+            f"standard_tool: the {target} schema's validate returned "
+            f"{type(result).__name__}, not a result with .value and .issues"
+        ) from None
+    if issues is not None:
+        raise StandardToolValidationError(target, issues)
+    return result.value
+
+
+def _build_sync_run(
+    handler: Callable[..., Any],
+    arity: int,
+    check_in: Callable[[Any], Any] | None,
+    check_out: Callable[[Any], Any] | None,
+) -> _Run:
+    def call1(value: Any, meta: Any) -> Any:
+        return handler(value)
+
+    def call0(value: Any, meta: Any) -> Any:
+        return handler()
+
+    call: _Run = handler if arity == 2 else call1 if arity == 1 else call0
+
+    if check_out is None:
+        if check_in is None:
+            return call
+        validate_in = check_in
+
+        def run_in(input: Any, meta: Any) -> Any:
+            return call(_check_sync("input", validate_in(input)), meta)
+
+        return run_in
+    validate_out = check_out
+    if check_in is None:
+
+        def run_out(input: Any, meta: Any) -> Any:
+            return _check_sync("output", validate_out(call(input, meta)))
+
+        return run_out
+    validate_both_in = check_in
+
+    def run_both(input: Any, meta: Any) -> Any:
+        value = _check_sync("input", validate_both_in(input))
+        return _check_sync("output", validate_out(call(value, meta)))
+
+    return run_both
+
+
+def _build_async_run(
+    handler: Callable[..., Any],
+    arity: int,
+    check_in: Any,
+    check_out: Any,
+    handler_async: bool,
+) -> Callable[[Any, Any], Coroutine[Any, Any, Any]]:
+    async def run(input: Any, meta: Any) -> Any:
+        value = input if check_in is None else await _check_async("input", check_in(input))
+        output = handler(value, meta) if arity == 2 else handler(value) if arity else handler()
+        if handler_async or inspect.isawaitable(output):
+            output = await output
+        if check_out is None:
+            return output
+        return await _check_async("output", check_out(output))
+
+    return run
+
+
+def _default_format(result: Any) -> Any:
+    if isinstance(result, Exception):
+        return {"error": str(result)}
+    return result
+
+
+def _coerce_schema(schema: Any, role: str, problems: list[str]) -> Any:
+    """Return a conforming schema, wrapping library models and JSON Schema dicts."""
+    if schema is None or (is_standard_schema(schema) and is_standard_json_schema(schema)):
+        return schema
+    if is_standard_schema(schema):
+        problems.append(
+            f"{role}: {_describe(schema)} validates but has no __standard__.json_schema; "
+            "a tool's schemas must also emit JSON Schema"
+        )
+        return None
+    try:
+        # Absolute and lazy: the optional layer is absent when this file is vendored.
+        adapters: Any = importlib.import_module("standard_tool.schemas")
+    except ImportError:
+        problems.append(
+            f"{role}: {_describe(schema)} is not a Standard Schema (no __standard__ attribute)"
+        )
+        return None
+    try:
+        return adapters.as_standard_schema(schema)
+    except (TypeError, ValueError, ImportError) as err:
+        problems.append(f"{role}: {err}")
+        return None
+
+
+def _describe(obj: object) -> str:
+    name = getattr(obj, "__qualname__", None) or type(obj).__qualname__
+    return _bounded(str(name), 80)
+
+
+class _BaseTool:
+    __slots__ = (
+        "_format",
+        "_run",
+        "_runs_async",
+        "description",
+        "execute",
+        "input_schema",
+        "name",
+        "output_schema",
+        "title",
+    )
+
+    name: str
+    title: str | None
+    description: str
+    input_schema: Any
+    output_schema: Any
+    _run: _Run
+    _runs_async: bool
+    _format: _Format | None
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str | None,
+        description: str,
+        input_schema: Any,
+        output_schema: Any,
+        run: _Run,
+        runs_async: bool,
+        format: _Format | None,
+        execute: Callable[..., Any],
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "title", title)
+        setattr_(self, "description", description)
+        setattr_(self, "input_schema", input_schema)
+        setattr_(self, "output_schema", output_schema)
+        setattr_(self, "_run", run)
+        setattr_(self, "_runs_async", runs_async)
+        setattr_(self, "_format", format)
+        setattr_(self, "execute", execute)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        parts = [f"name={self.name!r}"]
+        if self.title is not None:
+            parts.append(f"title={self.title!r}")
+        parts.append(f"description={_bounded(self.description, 60)!r}")
+        for role in ("input_schema", "output_schema"):
+            schema = getattr(self, role)
+            if schema is not None:
+                parts.append(f"{role}={_describe(schema)}")
+        if self._format is not None:
+            parts.append("formatted=True")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _formatted(self, format: _Format | None) -> _BaseTool:
+        fmt = _default_format if format is None else format
+        run = self._run
+        if self._runs_async or _is_async_callable(fmt):
+            fmt_async = _is_async_callable(fmt)
+            run_async = self._runs_async
+
+            async def execute_async(input: Any = None, meta: Any = None) -> Any:
+                try:
+                    output = run(input, meta)
+                    if run_async:
+                        output = await output
+                except Exception as exc:
+                    result = fmt(exc)
+                else:
+                    result = fmt(output)
+                return (await result) if fmt_async else result
+
+            return cast("_BaseTool", AsyncTool._make(self, run, execute_async, fmt))
+
+        def execute(input: Any = None, meta: Any = None) -> Any:
+            try:
+                output = run(input, meta)
+            except Exception as exc:
+                return fmt(exc)
+            return fmt(output)
+
+        return cast("_BaseTool", Tool._make(self, run, execute, fmt))
+
+    @classmethod
+    def _make(cls, base: _BaseTool, run: _Run, execute: Callable[..., Any], fmt: _Format) -> Any:
+        return cls(
+            name=base.name,
+            title=base.title,
+            description=base.description,
+            input_schema=base.input_schema,
+            output_schema=base.output_schema,
+            run=run,
+            runs_async=base._runs_async,
+            format=fmt,
+            execute=execute,
+        )
+
+
+class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
+    """A tool built by :func:`standard_tool` whose ``execute`` is synchronous.
+
+    Immutable, safe to share between threads. ``execute(input, meta)`` validates
+    the input, runs the handler, validates the output and returns it;
+    ``formatted(format)`` returns a re-targeted copy (see :meth:`formatted`).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        name: str
+        title: str | None
+        description: str
+        input_schema: ToolSchema[Input, Any] | None
+        output_schema: ToolSchema[Any, Output] | None
+        execute: _SyncExecute[Input, FormattedOutput, Meta]
+
+    @overload
+    def formatted(self) -> Tool[Input, Output, Output | ErrorEnvelope, Meta]: ...
+    @overload
+    def formatted(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+        self, format: Callable[[Output | Exception], Coroutine[Any, Any, _F]]
+    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+    @overload
+    def formatted(
+        self, format: Callable[[Output | Exception], _F]
+    ) -> Tool[Input, Output, _F, Meta]: ...
+    @overload
+    def formatted(
+        self, format: Callable[[Output | Exception], Any] | None = None
+    ) -> Tool[Input, Output, Any, Meta]: ...
+    def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
+        """Return a copy whose ``execute`` turns failures into data.
+
+        On success ``format`` receives the validated output; on an ``Exception``
+        (validation error or handler error) it receives the exception. The default
+        returns the output unchanged or ``{"error": str(exc)}``. Re-formatting
+        replaces the previous formatter instead of stacking on it.
+
+        Args:
+            format: ``(Output | Exception) -> F``, sync or async.
+        """
+        return self._formatted(format)
+
+
+class AsyncTool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
+    """A tool built by :func:`standard_tool` whose ``execute`` is a coroutine function.
+
+    Built when the handler, a schema's ``validate`` or the formatter is async.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        name: str
+        title: str | None
+        description: str
+        input_schema: ToolSchema[Input, Any] | None
+        output_schema: ToolSchema[Any, Output] | None
+        execute: _AsyncExecute[Input, FormattedOutput, Meta]
+
+    @overload
+    def formatted(self) -> AsyncTool[Input, Output, Output | ErrorEnvelope, Meta]: ...
+    @overload
+    def formatted(
+        self, format: Callable[[Output | Exception], Awaitable[_F]]
+    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+    @overload
+    def formatted(
+        self, format: Callable[[Output | Exception], _F]
+    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+    @overload
+    def formatted(
+        self, format: Callable[[Output | Exception], Any] | None = None
+    ) -> AsyncTool[Input, Output, Any, Meta]: ...
+    def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
+        """Return a copy whose ``execute`` turns failures into data.
+
+        Same as :meth:`Tool.formatted`; the copy stays async.
+
+        Args:
+            format: ``(Output | Exception) -> F``, sync or async.
+        """
+        return self._formatted(format)
+
+
+def _build(
+    *,
+    execute: Callable[..., Any],
+    name: object,
+    description: object,
+    title: object,
+    input_schema: Any,
+    output_schema: Any,
+) -> Any:
+    problems: list[str] = []
+    if not callable(execute):
+        raise TypeError(f"standard_tool: execute must be callable, got {_describe(execute)}")
+    if name is None:
+        name = getattr(execute, "__name__", None)
+        if name is None or name == "<lambda>":
+            problems.append("name: required (the handler has no usable __name__)")
+    if name is not None and (not isinstance(name, str) or not name):
+        problems.append(f"name: must be a non-empty string, got {name!r:.80}")
+    if description is None:
+        description = inspect.getdoc(execute) if inspect.isroutine(execute) else None
+        if not description:
+            problems.append("description: required (pass description= or give a docstring)")
+    elif not isinstance(description, str):
+        problems.append(f"description: must be a string, got {type(description).__name__}")
+    if title is not None and not isinstance(title, str):
+        problems.append(f"title: must be a string or None, got {type(title).__name__}")
+    input_schema = _coerce_schema(input_schema, "input_schema", problems)
+    output_schema = _coerce_schema(output_schema, "output_schema", problems)
+    try:
+        arity = _arity(execute)
+    except TypeError as err:
+        problems.append(f"execute: {err}")
+        arity = 2
+    if problems:
+        raise TypeError("standard_tool: invalid definition: " + "; ".join(problems))
+
+    check_in = _validator(input_schema)
+    check_out = _validator(output_schema)
+    handler_async = _is_async_callable(execute)
+    runs_async = handler_async or _is_async_callable(check_in) or _is_async_callable(check_out)
+    common: dict[str, Any] = {
+        "name": name,
+        "title": title,
+        "description": description,
+        "input_schema": input_schema,
+        "output_schema": output_schema,
+        "runs_async": runs_async,
+        "format": None,
+    }
+    if runs_async:
+        run_async = _build_async_run(execute, arity, check_in, check_out, handler_async)
+
+        async def execute_async(input: Any = None, meta: Any = None) -> Any:
+            return await run_async(input, meta)
+
+        return AsyncTool(run=run_async, execute=execute_async, **common)
+
+    run = _build_sync_run(execute, arity, check_in, check_out)
+
+    def execute_sync(input: Any = None, meta: Any = None) -> Any:
+        return run(input, meta)
+
+    return Tool(run=run, execute=execute_sync, **common)
+
+
+class _Decorator(Generic[_I, _V, _O]):
+    """The decorator ``standard_tool(...)`` returns when ``execute`` is omitted."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self._options = options
+
+    @overload
+    def __call__(
+        self: _Decorator[_I, _V, _O], fn: Callable[[_V, _M], Awaitable[Any]]
+    ) -> AsyncTool[_I, _O, _O, _M]: ...
+    @overload
+    def __call__(  # pyright: ignore[reportOverlappingOverload]
+        self: _Decorator[_I, _V, _O], fn: Callable[[_V], Awaitable[Any]]
+    ) -> AsyncTool[_I, _O, _O, Any]: ...
+    @overload
+    def __call__(  # pyright: ignore[reportOverlappingOverload]
+        self: _Decorator[_I, _V, _O], fn: Callable[[], Awaitable[Any]]
+    ) -> AsyncTool[_I, _O, _O, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_I, _V, _O], fn: Callable[[_V, _M], Any]
+    ) -> Tool[_I, _O, _O, _M]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_I, _V, _O], fn: Callable[[_V], Any]
+    ) -> Tool[_I, _O, _O, Any]: ...
+    @overload
+    def __call__(self: _Decorator[_I, _V, _O], fn: Callable[[], Any]) -> Tool[_I, _O, _O, Any]: ...
+    def __call__(self, fn: Callable[..., Any]) -> Any:
+        return _build(execute=fn, **self._options)
+
+
+# Overloads: (sync | async handler) x (arity 2 | 1 | 0), with and without input_schema.
+# Async schemas (validate declared to return an awaitable) get their own overloads so
+# the static type follows the runtime choice.
+
+
+@overload
+def standard_tool(  # type: ignore[overload-overlap]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Awaitable[_O]],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[_I, _O, _O, _M]: ...
+@overload
+def standard_tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[_O]] | Callable[[], Awaitable[_O]],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[_I, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Awaitable[Any]],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> AsyncTool[_I, _O, _O, _M]: ...
+@overload
+def standard_tool(  # pyright: ignore[reportOverlappingOverload]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[Any]] | Callable[[], Awaitable[Any]],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> AsyncTool[_I, _O, _O, Any]: ...
+@overload
+def standard_tool(  # type: ignore[overload-overlap]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Awaitable[_O]],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[_V, _O, _O, _M]: ...
+@overload
+def standard_tool(  # type: ignore[overload-overlap]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[_O]],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[_V, _O, _O, Any]: ...
+@overload
+def standard_tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[], Awaitable[_O]],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[Any, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Awaitable[Any]],
+    input_schema: None = None,
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> AsyncTool[_V, _O, _O, _M]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[Any]],
+    input_schema: None = None,
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> AsyncTool[_V, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], _O],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_I, _O, _O, _M]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], _O] | Callable[[], _O],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_I, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Any],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> Tool[_I, _O, _O, _M]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Any] | Callable[[], Any],
+    input_schema: ToolSchema[_I, _V],
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> Tool[_I, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], _O],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_V, _O, _O, _M]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], _O],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_V, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[], _O],
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[Any, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Any],
+    input_schema: None = None,
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> Tool[_V, _O, _O, _M]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Any],
+    input_schema: None = None,
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> Tool[_V, _O, _O, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: ToolSchema[_I, _V],
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> _Decorator[_I, _V, _O]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: ToolSchema[_I, _V],
+    output_schema: None = None,
+    title: str | None = None,
+) -> _Decorator[_I, _V, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: None = None,
+    output_schema: ToolSchema[Any, _O],
+    title: str | None = None,
+) -> _Decorator[Any, Any, _O]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: None = None,
+    output_schema: None = None,
+    title: str | None = None,
+) -> _Decorator[Any, Any, Any]: ...
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[..., Any] | None = None,
+    input_schema: object = None,
+    output_schema: object = None,
+    title: str | None = None,
+) -> Any: ...
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[..., Any] | None = None,
+    input_schema: object = None,
+    output_schema: object = None,
+    title: str | None = None,
+) -> Any:
+    """Build a Standard Tool that validates its input and output.
+
+    ``execute`` is the handler; it may take ``()``, ``(input)`` or
+    ``(input, meta)``, be sync or async. The built tool's ``execute(input, meta)``
+    validates ``input`` with ``input_schema`` and passes the validated value to
+    the handler, then validates the handler's return with ``output_schema`` and
+    returns the validated value. Validation failures raise
+    :class:`StandardToolValidationError`; what the handler raises propagates.
+
+    Without ``execute`` it returns a decorator; ``name`` then defaults to the
+    function's ``__name__`` and ``description`` to its cleaned docstring.
+
+    Schemas are Standard Schemas that also emit JSON Schema. When the optional
+    ``standard_tool.schemas`` layer is installed, a Pydantic model, a msgspec
+    ``Struct`` type or a JSON Schema dict is accepted too and wrapped.
+
+    Example:
+        >>> add = standard_tool(
+        ...     name="add", description="Add two numbers.", execute=lambda p: p[0] + p[1]
+        ... )
+        >>> add.execute((2, 3))
+        5
+
+    Raises:
+        TypeError: the definition is invalid; every problem is listed at once.
+    """
+    options: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "title": title,
+        "input_schema": input_schema,
+        "output_schema": output_schema,
+    }
+    if execute is None:
+        return _Decorator[Any, Any, Any](options)
+    return _build(execute=execute, **options)
+
+
+# --------------------------------------------------------------------------------------
+# Consumer helpers
+# --------------------------------------------------------------------------------------
+
+
+def _has_props(obj: object, *names: str) -> Any:
+    props = getattr(obj, "__standard__", None)
+    if props is None:
+        return None
+    for attr in names:
+        if getattr(props, attr, None) is None:
+            return None
+    return props
+
+
+def is_standard_schema(obj: object) -> bool:
+    """Tell whether ``obj`` is a Standard Schema.
+
+    True when it has ``__standard__`` with ``version``, ``vendor`` and a callable
+    ``validate``.
+    """
+    props = _has_props(obj, "version", "vendor", "validate")
+    return props is not None and callable(props.validate)
+
+
+def is_standard_json_schema(obj: object) -> bool:
+    """Tell whether ``obj`` is a Standard JSON Schema.
+
+    True when it has ``__standard__`` with ``version``, ``vendor`` and a
+    ``json_schema`` whose ``input`` and ``output`` are callable.
+    """
+    props = _has_props(obj, "version", "vendor", "json_schema")
+    if props is None:
+        return False
+    converter = props.json_schema
+    return callable(getattr(converter, "input", None)) and callable(
+        getattr(converter, "output", None)
+    )
+
+
+def is_standard_tool(obj: object) -> bool:
+    """Tell whether ``obj`` has the attributes of a :class:`StandardToolV0`.
+
+    Checks ``name`` and ``description`` are strings, ``execute`` and ``formatted``
+    are callable, ``title`` is a string or ``None``, and each schema present is a
+    Standard Schema that also emits JSON Schema.
+    """
+    tool: Any = obj
+    try:
+        if not isinstance(tool.name, str) or not isinstance(tool.description, str):
+            return False
+        if not callable(tool.execute) or not callable(tool.formatted):
+            return False
+        title: object = tool.title
+        schemas = (tool.input_schema, tool.output_schema)
+    except AttributeError:
+        return False
+    if title is not None and not isinstance(title, str):
+        return False
+    return all(s is None or (is_standard_schema(s) and is_standard_json_schema(s)) for s in schemas)
+
+
+# ``execute()`` with no input passes ``None`` through validation; typed ``Any`` so it
+# is an acceptable default for any input type.
+_NO_INPUT: Any = None
+
+
+def input_json_schema(
+    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
+) -> dict[str, Any]:
+    """Return the JSON Schema of a tool's input for ``target``.
+
+    Returns ``{"type": "object", "properties": {}}`` for a tool without an
+    ``input_schema``. The dict is fresh; the caller may mutate it.
+    """
+    schema = tool.input_schema
+    if schema is None:
+        return {"type": "object", "properties": {}}
+    return schema.__standard__.json_schema.input(target=target)
+
+
+def output_json_schema(
+    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
+) -> dict[str, Any] | None:
+    """Return the JSON Schema of a tool's output for ``target``.
+
+    Returns ``None`` for a tool without an ``output_schema``.
+    """
+    schema = tool.output_schema
+    if schema is None:
+        return None
+    return schema.__standard__.json_schema.output(target=target)
+
+
+async def run_tool(
+    tool: StandardToolV0Definition[_I, Any, _F, _M], input: _I = _NO_INPUT, meta: _M | None = None
+) -> _F:
+    """Run any conforming tool and return its result, awaiting it when it is awaitable."""
+    result = tool.execute(input, meta)
+    if inspect.isawaitable(result):
+        return await cast("Awaitable[_F]", result)
+    return result
+
+
+def run_tool_sync(
+    tool: StandardToolV0Definition[_I, Any, _F, _M], input: _I = _NO_INPUT, meta: _M | None = None
+) -> _F:
+    """Run any conforming tool from synchronous code.
+
+    An async tool is run to completion in a new event loop. Inside a running
+    event loop that is impossible without blocking it, so this raises
+    ``RuntimeError``: use ``await run_tool(...)`` there.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        running = False
+    else:
+        running = True
+    result = tool.execute(input, meta)
+    if not inspect.isawaitable(result):
+        return result
+    if running:
+        if inspect.iscoroutine(result):
+            result.close()
+        raise RuntimeError(
+            f"run_tool_sync: tool {tool.name!r} is async and an event loop is running "
+            "in this thread; use `await run_tool(...)` instead"
+        )
+
+    async def wait() -> _F:
+        return await cast("Awaitable[_F]", result)
+
+    return asyncio.run(wait())
