@@ -1,0 +1,694 @@
+"""JSON Schema dialects: pure transforms between the targets a schema is emitted for.
+
+Every conforming schema of this library produces its JSON Schema in draft 2020-12
+(the canonical dialect) and hands it to :func:`convert` for the target the caller
+asked for. The transforms are plain functions over dicts: they never mutate their
+input and always return new objects, so other layers (OpenAI strict mode, the
+Gemini subset) can build on them.
+
+Example:
+    >>> from standard_tool.dialects import convert
+    >>> schema = {"type": ["number", "null"], "exclusiveMinimum": 0}
+    >>> convert(schema, "openapi-3.0")
+    {'type': 'number', 'minimum': 0, 'exclusiveMinimum': True, 'nullable': True}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+from urllib.parse import unquote
+
+from typing_extensions import TypeAlias, TypeGuard
+
+__all__ = [
+    "DRAFT_07_URI",
+    "DRAFT_2020_12_URI",
+    "SUPPORTED_TARGETS",
+    "convert",
+    "detect_dialect",
+    "inline_refs",
+    "to_draft07",
+    "to_draft202012",
+    "to_openapi30",
+    "unsupported_target_message",
+]
+
+#: A JSON Schema: a JSON object. Subschemas may also be the booleans ``True``/``False``.
+JSONSchema: TypeAlias = "dict[str, Any]"
+
+#: The targets :func:`convert` (and every ``json_schema.input/output``) understands.
+SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0")
+
+#: The ``$schema`` URI of draft 2020-12.
+DRAFT_2020_12_URI = "https://json-schema.org/draft/2020-12/schema"
+#: The ``$schema`` URI of draft-07.
+DRAFT_07_URI = "http://json-schema.org/draft-07/schema#"
+
+_DIALECT_URIS: dict[str, str] = {
+    "json-schema.org/draft/2020-12/schema": "draft-2020-12",
+    "json-schema.org/draft-07/schema": "draft-07",
+}
+
+# Keywords whose value is one subschema, a name -> subschema map, or a list of subschemas.
+_ONE = frozenset(
+    {
+        "additionalItems",
+        "additionalProperties",
+        "contains",
+        "contentSchema",
+        "else",
+        "if",
+        "not",
+        "propertyNames",
+        "then",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
+_MAP = frozenset({"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"})
+_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+# Keywords that only annotate: merging them never changes what validates.
+_ANNOTATIONS = frozenset(
+    {
+        "$comment",
+        "default",
+        "deprecated",
+        "description",
+        "examples",
+        "readOnly",
+        "title",
+        "writeOnly",
+    }
+)
+# Keywords that read each other inside one schema object; two schemas touching the
+# same group cannot be merged into one object without changing what they accept.
+_GROUPS = (
+    frozenset({"properties", "patternProperties", "additionalProperties"}),
+    frozenset({"prefixItems", "items", "additionalItems"}),
+    frozenset({"contains", "minContains", "maxContains"}),
+    frozenset({"if", "then", "else"}),
+)
+_UNEVALUATED = frozenset({"unevaluatedItems", "unevaluatedProperties"})
+# In-place applicators: unevaluated* also sees what these evaluate.
+_IN_PLACE = frozenset(
+    {"allOf", "anyOf", "oneOf", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"}
+)
+
+_MAX_SHOWN = 60
+
+
+# --------------------------------------------------------------------------------------
+# Entry points
+# --------------------------------------------------------------------------------------
+
+
+def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
+    """Convert a JSON Schema to ``target``.
+
+    The source dialect is read from the schema's ``$schema`` (draft 2020-12 when
+    absent, see :func:`detect_dialect`). This is the one function adapters call
+    from ``json_schema.input/output``.
+
+    Args:
+        schema: a draft 2020-12 or draft-07 JSON Schema. It is not modified.
+        target: one of :data:`SUPPORTED_TARGETS`.
+
+    Returns:
+        A new dict; the caller may mutate it.
+
+    Raises:
+        ValueError: ``target`` is not supported, the ``$schema`` is of another
+            dialect, or (for ``"openapi-3.0"``) a ``$ref`` cannot be inlined.
+
+    Example:
+        >>> convert({"$defs": {"A": {"type": "integer"}}, "$ref": "#/$defs/A"}, "draft-07")
+        {'definitions': {'A': {'type': 'integer'}}, '$ref': '#/definitions/A'}
+    """
+    if target == "draft-2020-12":
+        return to_draft202012(schema)
+    if target == "draft-07":
+        return to_draft07(schema)
+    if target == "openapi-3.0":
+        return to_openapi30(schema)
+    raise ValueError(unsupported_target_message(target))
+
+
+def unsupported_target_message(target: object) -> str:
+    """Return the message of the ``ValueError`` for an unsupported target (adapters reuse it)."""
+    supported = ", ".join(repr(t) for t in SUPPORTED_TARGETS)
+    return f"unsupported JSON Schema target {_short(target)}; supported targets: {supported}"
+
+
+def detect_dialect(schema: Mapping[str, Any]) -> str:
+    """Return the dialect of ``schema``: ``"draft-2020-12"`` or ``"draft-07"``.
+
+    The dialect is read from ``$schema``; a schema without one is draft 2020-12.
+
+    Raises:
+        ValueError: ``$schema`` names another dialect.
+
+    Example:
+        >>> detect_dialect({"$schema": "http://json-schema.org/draft-07/schema#"})
+        'draft-07'
+    """
+    uri = schema.get("$schema")
+    if uri is None:
+        return "draft-2020-12"
+    if isinstance(uri, str):
+        key = uri.split("://", 1)[-1].rstrip("#")
+        dialect = _DIALECT_URIS.get(key)
+        if dialect is not None:
+            return dialect
+    raise ValueError(
+        f"unsupported $schema {_short(uri)}; supported dialects: "
+        f"{DRAFT_2020_12_URI!r} (the default) and {DRAFT_07_URI!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Draft 2020-12 and draft-07
+# --------------------------------------------------------------------------------------
+
+
+def to_draft202012(schema: Mapping[str, Any]) -> JSONSchema:
+    """Return ``schema`` as draft 2020-12 (a copy when it already is).
+
+    From draft-07: ``definitions`` becomes ``$defs`` (``$ref``s rewritten), array-form
+    ``items``/``additionalItems`` become ``prefixItems``/``items``, ``dependencies``
+    splits into ``dependentRequired``/``dependentSchemas``, a plain-name ``$id``
+    becomes ``$anchor``, and the siblings a draft-07 ``$ref`` ignores are dropped.
+
+    Example:
+        >>> to_draft202012({"$schema": DRAFT_07_URI, "items": [{"type": "integer"}]})["prefixItems"]
+        [{'type': 'integer'}]
+    """
+    if detect_dialect(schema) == "draft-2020-12":
+        return cast("JSONSchema", _thaw(schema))
+    return cast("JSONSchema", _walk(_thaw(schema), _node_07_to_2020))
+
+
+def to_draft07(schema: Mapping[str, Any]) -> JSONSchema:
+    """Return ``schema`` as draft-07 (a copy when it already is).
+
+    ``$defs`` becomes ``definitions`` (``$ref``s rewritten), ``prefixItems``/``items``
+    become array-form ``items``/``additionalItems``, ``dependentRequired`` and
+    ``dependentSchemas`` merge into ``dependencies``, ``$anchor`` becomes a
+    plain-name ``$id``, and a ``$ref`` with sibling keywords is wrapped in ``allOf``
+    (draft-07 ignores a ``$ref``'s siblings). Keywords draft-07 lacks are
+    approximated: ``unevaluatedProperties``/``unevaluatedItems`` become
+    ``additionalProperties``/``additionalItems`` where that is exact (no in-place
+    applicator beside them) and are dropped otherwise; ``minContains``/``maxContains``
+    are dropped.
+
+    Example:
+        >>> to_draft07({"prefixItems": [{"type": "string"}], "items": False})
+        {'items': [{'type': 'string'}], 'additionalItems': False}
+    """
+    return cast("JSONSchema", _walk(to_draft202012(schema), _node_2020_to_07))
+
+
+def _node_2020_to_07(node: JSONSchema) -> JSONSchema:
+    out: JSONSchema = {}
+    for key, value in node.items():
+        if key == "$defs":
+            out["definitions"] = {**value, **node.get("definitions", {})}
+        elif key == "$ref" or key == "$dynamicRef":
+            out["$ref"] = _rename_ref(value, "$defs", "definitions")
+        elif key == "$schema":
+            out["$schema"] = DRAFT_07_URI
+        elif key in ("$anchor", "$dynamicAnchor"):
+            if "$id" not in node:
+                out["$id"] = f"#{value}"
+        elif key == "prefixItems":
+            out["items"] = value
+            if "items" in node:
+                out["additionalItems"] = node["items"]
+        elif key == "items":
+            if "prefixItems" not in node:
+                out["items"] = value
+        elif key in ("dependentRequired", "dependentSchemas"):
+            _merge_dependencies(out.setdefault("dependencies", {}), value)
+        elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema"):
+            pass
+        elif key == "contains":
+            if node.get("minContains", 1) != 0 or "maxContains" in node:
+                out["contains"] = value
+        elif key == "unevaluatedProperties":
+            if not (_IN_PLACE & node.keys()) and "additionalProperties" not in node:
+                out["additionalProperties"] = value
+        elif key == "unevaluatedItems":
+            if not (_IN_PLACE & node.keys()):
+                if "prefixItems" in node:
+                    if "items" not in node:
+                        out["additionalItems"] = value
+                elif "items" not in node:
+                    out["items"] = value
+        elif key != "definitions" or "$defs" not in node:
+            out[key] = value
+    return _wrap_ref_07(out)
+
+
+def _merge_dependencies(into: dict[str, Any], value: Mapping[str, Any]) -> None:
+    for name, dep in value.items():
+        if name in into:
+            into[name] = {"allOf": [_as_schema(into[name]), _as_schema(dep)]}
+        else:
+            into[name] = dep
+
+
+def _as_schema(dependency: Any) -> Any:
+    return {"required": dependency} if _is_array(dependency) else dependency
+
+
+def _wrap_ref_07(node: JSONSchema) -> JSONSchema:
+    """Draft-07 ignores a ``$ref``'s siblings: move the ``$ref`` into ``allOf``."""
+    if "$ref" not in node:
+        return node
+    kept = {"$ref", "$schema", "definitions", "$comment"}
+    if node.keys() <= kept:
+        return node
+    out = {k: v for k, v in node.items() if k != "$ref"}
+    out["allOf"] = [*out.get("allOf", ()), {"$ref": node["$ref"]}]
+    return out
+
+
+def _node_07_to_2020(node: JSONSchema) -> JSONSchema:
+    if "$ref" in node:
+        # Draft-07 ignores every sibling of $ref; keep only what is not validation.
+        keep = _ANNOTATIONS | {"$ref", "$schema", "definitions", "$defs"}
+        node = {k: v for k, v in node.items() if k in keep}
+    out: JSONSchema = {}
+    for key, value in node.items():
+        if key == "definitions":
+            out["$defs"] = {**value, **node.get("$defs", {})}
+        elif key == "$ref":
+            out["$ref"] = _rename_ref(value, "definitions", "$defs")
+        elif key == "$schema":
+            out["$schema"] = DRAFT_2020_12_URI
+        elif key == "$id" and isinstance(value, str) and value.startswith("#"):
+            out["$anchor"] = value[1:]
+        elif key == "items":
+            if isinstance(value, list):
+                out["prefixItems"] = value
+                if "additionalItems" in node:
+                    out["items"] = node["additionalItems"]
+            else:
+                out["items"] = value
+        elif key == "additionalItems":
+            pass
+        elif key == "dependencies":
+            for name, dep in cast("dict[str, Any]", value).items():
+                group = "dependentRequired" if _is_array(dep) else "dependentSchemas"
+                out.setdefault(group, {})[name] = dep
+        elif key != "$defs" or "definitions" not in node:
+            out[key] = value
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# $ref inlining
+# --------------------------------------------------------------------------------------
+
+
+def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
+    """Replace every local ``$ref`` with the schema it points to.
+
+    ``$defs`` and ``definitions`` are removed from the result. In draft 2020-12 a
+    ``$ref``'s sibling keywords are kept (merged into the target when that is exact,
+    else combined with ``allOf``); in draft-07 they are dropped, as draft-07 ignores
+    them. The dialect is read from ``$schema``.
+
+    Raises:
+        ValueError: the schema is recursive (the message names the recursive type),
+            or a ``$ref`` is not local (does not start with ``#``) or points nowhere.
+
+    Example:
+        >>> inline_refs({"$defs": {"N": {"type": "integer"}}, "items": {"$ref": "#/$defs/N"}})
+        {'items': {'type': 'integer'}}
+    """
+    root = _thaw(schema)
+    keep_siblings = detect_dialect(root) == "draft-2020-12"
+    done: dict[str, Any] = {}
+
+    def expand(node: Any, chain: tuple[str, ...]) -> Any:
+        if not _is_object(node):
+            return node
+        ref = node.get("$ref")
+        body = _map_subschemas(
+            {k: v for k, v in node.items() if k not in ("$ref", "$defs", "definitions")},
+            lambda child: expand(child, chain),
+        )
+        if not isinstance(ref, str):
+            return body
+        if ref in chain:
+            raise ValueError(_recursion_message(root, ref, chain))
+        if ref not in done:
+            done[ref] = expand(_resolve(root, ref), (*chain, ref))
+        target = _thaw(done[ref])
+        if not keep_siblings:
+            return target
+        return _merge(target, body)
+
+    return cast("JSONSchema", expand(root, ()))
+
+
+def _resolve(root: JSONSchema, ref: str) -> Any:
+    if not ref.startswith("#"):
+        raise ValueError(
+            f"cannot inline $ref {_short(ref)}: only local references (starting with '#') "
+            "are supported"
+        )
+    node: Any = root
+    for raw in _pointer(ref):
+        try:
+            node = node[int(raw)] if _is_array(node) else node[raw]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise ValueError(f"cannot inline $ref {_short(ref)}: it points nowhere") from None
+    return node
+
+
+def _pointer(ref: str) -> list[str]:
+    fragment = unquote(ref[1:])
+    if not fragment:
+        return []
+    return [part.replace("~1", "/").replace("~0", "~") for part in fragment.split("/")[1:]]
+
+
+def _recursion_message(root: JSONSchema, ref: str, chain: tuple[str, ...]) -> str:
+    target = _resolve(root, ref)
+    title = target.get("title") if _is_object(target) else None
+    parts = _pointer(ref)
+    name = title if isinstance(title, str) else parts[-1] if parts else "the root schema"
+    cycle = " -> ".join((*chain[chain.index(ref) :], ref))
+    return (
+        f"cannot inline $ref: the schema {_short(name)} is recursive ({cycle}); "
+        "a recursive schema needs $ref, so use a target that keeps $ref (draft-2020-12 "
+        "or draft-07) or break the recursion"
+    )
+
+
+def _merge(target: Any, siblings: JSONSchema) -> Any:
+    """``{"$ref": target, **siblings}`` as one schema without ``$ref``."""
+    if not siblings:
+        return target
+    if target is True:
+        return siblings
+    if _is_object(target) and _mergeable(target, siblings):
+        return {**target, **siblings}
+    out = dict(siblings)
+    out["allOf"] = [target, *siblings.get("allOf", ())]
+    return out
+
+
+def _mergeable(a: JSONSchema, b: JSONSchema) -> bool:
+    a_keys = a.keys() - _ANNOTATIONS
+    b_keys = b.keys() - _ANNOTATIONS
+    if a_keys & b_keys or (_UNEVALUATED & (a_keys | b_keys)):
+        return False
+    return not any(group & a_keys and group & b_keys for group in _GROUPS)
+
+
+# --------------------------------------------------------------------------------------
+# OpenAPI 3.0
+# --------------------------------------------------------------------------------------
+
+_OPENAPI_KEYWORDS = frozenset(
+    {
+        "title",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "enum",
+        "type",
+        "not",
+        "allOf",
+        "oneOf",
+        "anyOf",
+        "items",
+        "properties",
+        "additionalProperties",
+        "description",
+        "format",
+        "default",
+        "nullable",
+        "discriminator",
+        "readOnly",
+        "writeOnly",
+        "example",
+        "externalDocs",
+        "deprecated",
+        "xml",
+    }
+)
+_NULL_ONLY: JSONSchema = {"nullable": True, "enum": [None]}
+
+
+def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
+    """Return ``schema`` as an OpenAPI 3.0 Schema Object.
+
+    ``$ref``s are inlined (a standalone Schema Object has nowhere to keep
+    ``$defs``), null unions become ``nullable``, ``const`` a one-value ``enum``,
+    numeric ``exclusiveMinimum``/``exclusiveMaximum`` the 3.0 boolean form,
+    ``examples`` the first ``example``, boolean subschemas ``{}`` and
+    ``{"not": {}}``, and ``prefixItems`` an ``items`` that accepts any of the
+    positional schemas (OpenAPI 3.0 has no tuples). ``$schema`` and keywords
+    OpenAPI 3.0 does not define are dropped (``x-`` extensions are kept), which can
+    only make the schema accept more.
+
+    Raises:
+        ValueError: the schema is recursive (see :func:`inline_refs`).
+
+    Example:
+        >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
+        {'type': 'integer', 'nullable': True, 'enum': [3]}
+    """
+    return cast("JSONSchema", _openapi(inline_refs(to_draft202012(schema))))
+
+
+def _openapi(node: Any) -> Any:
+    if node is True:
+        return {}
+    if node is False:
+        return {"not": {}}
+    out: JSONSchema = {}
+    nullable = False
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {name: _openapi(sub) for name, sub in value.items()}
+        elif key in ("allOf", "anyOf", "oneOf"):
+            out[key] = [_openapi(sub) for sub in value]
+        elif key == "not" or (key == "additionalProperties" and not isinstance(value, bool)):
+            out[key] = _openapi(value)
+        elif key == "type":
+            nullable = _openapi_type(value, out) or nullable
+        elif key == "const":
+            out["enum"] = [value]
+        elif key == "enum":
+            if "const" not in node:
+                out["enum"] = list(cast("list[Any]", value))
+        elif key == "examples":
+            if isinstance(value, list) and value and "example" not in node:
+                out["example"] = value[0]
+        elif key == "discriminator":
+            if isinstance(value, dict) and "propertyName" in value:
+                out[key] = {"propertyName": value["propertyName"]}
+        elif key == "required":
+            if value:
+                out[key] = value
+        elif key in ("items", "prefixItems", "exclusiveMinimum", "exclusiveMaximum"):
+            pass  # handled below: they depend on their neighbours
+        elif key in _OPENAPI_KEYWORDS or key.startswith("x-"):
+            out[key] = value
+    _openapi_array(node, out)
+    _openapi_bounds(node, out)
+    out = _lift_null_branches(out)
+    if nullable:
+        out = _make_nullable(out)
+    enum = out.get("enum")
+    if enum is not None and not enum:
+        return {"not": {}}
+    if enum is not None and None in enum:
+        out["nullable"] = True
+    return out
+
+
+def _openapi_type(value: Any, out: JSONSchema) -> bool:
+    """Write a 2020-12 ``type`` into ``out``; return whether ``null`` must be added."""
+    names: list[Any] = value if _is_array(value) else [value]
+    types = [t for t in names if t != "null"]
+    null = len(types) < len(names)
+    if len(types) == 1:
+        out["type"] = types[0]
+        return null
+    if not types:
+        out["enum"] = [None]
+        return True
+    branches: list[JSONSchema] = [
+        {"type": t, "nullable": True} if null else {"type": t} for t in types
+    ]
+    if "anyOf" in out:
+        out["allOf"] = [*out.get("allOf", ()), {"anyOf": branches}]
+    else:
+        out["anyOf"] = branches
+    return False
+
+
+def _openapi_array(node: Mapping[str, Any], out: JSONSchema) -> None:
+    """``items``/``prefixItems`` in OpenAPI 3.0 form (one ``items`` schema, no tuples)."""
+    prefix: list[Any] = list(node.get("prefixItems", ()))
+    rest: Any = node.get("items", True)
+    if rest is False:
+        limit = min(len(prefix), node.get("maxItems", len(prefix)))
+        out["maxItems"] = limit
+        branches = prefix
+    else:
+        branches = [*prefix, rest]
+    if any(b is True or b == {} for b in branches):
+        if "items" in node or "prefixItems" in node or out.get("type") == "array":
+            out["items"] = {}
+    elif len(branches) == 1:
+        out["items"] = _openapi(branches[0])
+    elif branches:
+        out["items"] = {"anyOf": [_openapi(b) for b in branches]}
+
+
+def _openapi_bounds(node: Mapping[str, Any], out: JSONSchema) -> None:
+    """Numeric ``exclusiveMinimum``/``exclusiveMaximum`` in the 3.0 boolean form."""
+    for exclusive, inclusive, sign in (
+        ("exclusiveMinimum", "minimum", 1),
+        ("exclusiveMaximum", "maximum", -1),
+    ):
+        bound = node.get(exclusive)
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
+            continue
+        current = node.get(inclusive)
+        # x > b and x >= c is x > b when b >= c, else x >= c (mirrored for maximum).
+        if current is None or sign * (bound - current) >= 0:
+            out[inclusive] = bound
+            out[exclusive] = True
+
+
+def _is_null_only(schema: Any) -> bool:
+    return (
+        _is_object(schema)
+        and schema.get("enum") == [None]
+        and schema.keys() <= _ANNOTATIONS | {"nullable", "enum"}
+    )
+
+
+def _lift_null_branches(out: JSONSchema) -> JSONSchema:
+    """``anyOf``/``oneOf`` with a null branch: drop it and make another branch nullable."""
+    for key in ("anyOf", "oneOf"):
+        branches = out.get(key)
+        if not branches:
+            continue
+        rest = [b for b in branches if not _is_null_only(b)]
+        if len(rest) == len(branches) or not rest:
+            continue
+        # Only the first branch takes null, so oneOf still matches null exactly once.
+        rest[0] = _make_nullable(rest[0])
+        outer = {k: v for k, v in out.items() if k != key}
+        if len(rest) == 1 and _mergeable(rest[0], outer):
+            return {**rest[0], **outer}
+        out = {**outer, key: rest}
+    return out
+
+
+def _make_nullable(schema: JSONSchema) -> JSONSchema:
+    """Return ``schema`` also accepting ``null``, in OpenAPI 3.0 terms."""
+    if schema == {}:
+        return schema
+    if "enum" in schema:
+        values = schema["enum"]
+        enum = values if None in values else [*values, None]
+        return {**schema, "enum": enum, "nullable": True}
+    if "type" in schema:
+        return {**schema, "nullable": True}
+    if "anyOf" in schema and schema.keys() <= _ANNOTATIONS | {"anyOf"}:
+        branches = list(schema["anyOf"])
+        branches[0] = _make_nullable(branches[0])
+        return {**schema, "anyOf": branches}
+    return {"anyOf": [schema, dict(_NULL_ONLY)]}
+
+
+# --------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------
+
+
+def _thaw(value: Any) -> Any:
+    """Deep-copy into dicts and lists (mappings become dicts, tuples lists)."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(value, (list, tuple)):
+        return [_thaw(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
+    return value
+
+
+def _map_subschemas(node: JSONSchema, fn: Callable[[Any], Any]) -> JSONSchema:
+    """Copy ``node``, applying ``fn`` to each direct subschema."""
+    out: JSONSchema = {}
+    for key, value in node.items():
+        if key in _ONE or (key == "items" and not isinstance(value, list)):
+            out[key] = fn(value)
+        elif key in _LIST or key == "items":
+            out[key] = [fn(v) for v in cast("list[Any]", value)]
+        elif key in _MAP and isinstance(value, dict):
+            out[key] = {name: fn(v) for name, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        elif key == "dependencies" and isinstance(value, dict):
+            out[key] = {
+                name: v if isinstance(v, list) else fn(v)
+                for name, v in value.items()  # pyright: ignore[reportUnknownVariableType]
+            }
+        else:
+            out[key] = value
+    return out
+
+
+def _walk(node: Any, fn: Callable[[JSONSchema], JSONSchema]) -> Any:
+    """Apply ``fn`` to every schema object, children first."""
+    if not _is_object(node):
+        return node
+    return fn(_map_subschemas(node, lambda child: _walk(child, fn)))
+
+
+def _rename_ref(ref: Any, old: str, new: str) -> Any:
+    """Rewrite the ``old`` keyword segments of a local JSON pointer ``$ref`` to ``new``."""
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return ref
+    renamed: list[str] = []
+    keyword = True  # is the next segment a keyword (rather than a name or an index)?
+    for part in ref[2:].split("/"):
+        if keyword:
+            renamed.append(new if part == old else part)
+            keyword = part not in _MAP and part not in _LIST
+        else:
+            renamed.append(part)
+            keyword = True
+    return "#/" + "/".join(renamed)
+
+
+def _is_object(value: object) -> TypeGuard[JSONSchema]:
+    return isinstance(value, dict)
+
+
+def _is_array(value: object) -> TypeGuard[list[Any]]:
+    return isinstance(value, list)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN else f"{text[: _MAX_SHOWN - 3]}..."
