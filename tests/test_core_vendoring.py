@@ -1,0 +1,132 @@
+"""CONTRACT.md section 5: the core is one file that can be vendored."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import typing_extensions
+
+import standard_tool
+import standard_tool._core as core
+
+CORE = Path(core.__file__)
+ALLOWED = {"typing_extensions", "__future__"} | set(sys.stdlib_module_names)
+
+
+def test_core_imports_only_stdlib_and_typing_extensions() -> None:
+    tree = ast.parse(CORE.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "no relative imports in the core"
+            assert node.module is not None
+            assert node.module.split(".")[0] in ALLOWED, node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                assert alias.name.split(".")[0] in ALLOWED, alias.name
+
+
+def test_copied_core_works_under_another_name_in_isolation(tmp_path: Path) -> None:
+    shutil.copy(CORE, tmp_path / "my_vendored_tools.py")
+    shutil.copy(typing_extensions.__file__, tmp_path / "typing_extensions.py")
+    script = textwrap.dedent(
+        """
+        import asyncio, json, sys
+        sys.path.insert(0, ".")
+        import my_vendored_tools as st
+
+        class Props:
+            version = 1
+            vendor = "vendored"
+            def validate(self, value):
+                if isinstance(value, int):
+                    return st.SuccessResult(value)
+                return st.FailureResult((st.Issue("expected an integer", ("n",)),))
+            class json_schema:
+                @staticmethod
+                def input(*, target, library_options=None):
+                    return {"type": "integer"}
+                output = input
+
+        class Int:
+            __standard__ = Props()
+
+        tool = st.standard_tool(name="inc", description="Add one.", input_schema=Int(),
+                                execute=lambda n: n + 1)
+
+        async def ahandler(n):
+            return n * 10
+
+        atool = st.standard_tool(name="times", description="d", input_schema=Int(),
+                                 execute=ahandler)
+        loaded = sorted(m for m in ("standard_tool", "pydantic", "msgspec", "jsonschema")
+                        if m in sys.modules)
+        print(json.dumps({
+            "sync": tool.execute(1),
+            "formatted": tool.formatted().execute("x"),
+            "async": st.run_tool_sync(atool, 2),
+            "schema": st.input_json_schema(tool),
+            "is_tool": st.is_standard_tool(tool),
+            "loaded": loaded,
+        }))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == {
+        "sync": 2,
+        "formatted": {"error": "input validation failed: n: expected an integer"},
+        "async": 20,
+        "schema": {"type": "integer"},
+        "is_tool": True,
+        "loaded": [],
+    }
+
+
+def test_vendored_core_without_the_package_explains_non_standard_schemas(tmp_path: Path) -> None:
+    shutil.copy(CORE, tmp_path / "vendored.py")
+    shutil.copy(typing_extensions.__file__, tmp_path / "typing_extensions.py")
+    script = (
+        "import sys\n"
+        "sys.path.insert(0, '.')\n"
+        "import vendored\n"
+        "try:\n"
+        "    vendored.standard_tool(name='a', description='d', input_schema={'type': 'object'},"
+        " execute=lambda: 1)\n"
+        "except TypeError as err:\n"
+        "    print(err)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "input_schema: dict is not a Standard Schema" in out.stdout
+
+
+def test_importing_the_package_loads_no_optional_dependency() -> None:
+    script = (
+        "import sys, standard_tool\n"
+        "heavy = ('pydantic', 'msgspec', 'jsonschema', 'mcp', 'openai', 'anthropic', 'google')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_package_reexports_the_core() -> None:
+    for name in core.__all__:
+        assert getattr(standard_tool, name) is getattr(core, name)
