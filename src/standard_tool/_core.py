@@ -10,12 +10,17 @@ Sections, in order: protocols, results and issues, the validation error, the
 builder, consumer helpers.
 """
 
+# The builder's overloads overlap on purpose: an async handler is also a callable that
+# returns something, and the async overloads come first so they win.
+# pyright: reportOverlappingOverload=false
+# mypy: disable-error-code="overload-overlap"
+
 from __future__ import annotations
 
 import asyncio
 import importlib
 import inspect
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -75,11 +80,13 @@ _JOut_co = TypeVar("_JOut_co", covariant=True, default=Any)
 _F_co = TypeVar("_F_co", covariant=True, default=Any)
 
 _T = TypeVar("_T")
-_I = TypeVar("_I")
 _V = TypeVar("_V")
 _O = TypeVar("_O")
 _F = TypeVar("_F")
 _M = TypeVar("_M")
+# Defaulted, and so first used after the others in every signature (PEP 696 order).
+_I = TypeVar("_I", default=Any)
+_OS = TypeVar("_OS", default=Any)
 
 
 # --------------------------------------------------------------------------------------
@@ -656,7 +663,7 @@ class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
     @overload
     def formatted(self) -> Tool[Input, Output, Output | ErrorEnvelope, Meta]: ...
     @overload
-    def formatted(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+    def formatted(
         self, format: Callable[[Output | Exception], Coroutine[Any, Any, _F]]
     ) -> AsyncTool[Input, Output, _F, Meta]: ...
     @overload
@@ -787,7 +794,11 @@ def _build(
     return Tool(run=run, execute=execute_sync, **common)
 
 
-class _Decorator(Generic[_I, _V, _O]):
+class _NoOutput:
+    """Marks a decorator built without ``output_schema``: the handler's return is the output."""
+
+
+class _Decorator(Generic[_V, _I, _OS]):
     """The decorator ``standard_tool(...)`` returns when ``execute`` is omitted."""
 
     __slots__ = ("_options",)
@@ -797,77 +808,175 @@ class _Decorator(Generic[_I, _V, _O]):
 
     @overload
     def __call__(
-        self: _Decorator[_I, _V, _O], fn: Callable[[_V, _M], Awaitable[Any]]
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[_V, _M], Awaitable[_O]],
     ) -> AsyncTool[_I, _O, _O, _M]: ...
     @overload
-    def __call__(  # pyright: ignore[reportOverlappingOverload]
-        self: _Decorator[_I, _V, _O], fn: Callable[[_V], Awaitable[Any]]
-    ) -> AsyncTool[_I, _O, _O, Any]: ...
+    def __call__(
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[_V, _M], Awaitable[Any]],
+    ) -> AsyncTool[_I, _OS, _OS, _M]: ...
     @overload
-    def __call__(  # pyright: ignore[reportOverlappingOverload]
-        self: _Decorator[_I, _V, _O], fn: Callable[[], Awaitable[Any]]
+    def __call__(
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[_V], Awaitable[_O]],
     ) -> AsyncTool[_I, _O, _O, Any]: ...
     @overload
     def __call__(
-        self: _Decorator[_I, _V, _O], fn: Callable[[_V, _M], Any]
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[_V], Awaitable[Any]],
+    ) -> AsyncTool[_I, _OS, _OS, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[], Awaitable[_O]],
+    ) -> AsyncTool[_I, _O, _O, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[], Awaitable[Any]],
+    ) -> AsyncTool[_I, _OS, _OS, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[_V, _M], _O],
     ) -> Tool[_I, _O, _O, _M]: ...
     @overload
     def __call__(
-        self: _Decorator[_I, _V, _O], fn: Callable[[_V], Any]
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[_V, _M], Any],
+    ) -> Tool[_I, _OS, _OS, _M]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[_V], _O],
     ) -> Tool[_I, _O, _O, Any]: ...
     @overload
-    def __call__(self: _Decorator[_I, _V, _O], fn: Callable[[], Any]) -> Tool[_I, _O, _O, Any]: ...
+    def __call__(
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[_V], Any],
+    ) -> Tool[_I, _OS, _OS, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _NoOutput],
+        fn: Callable[[], _O],
+    ) -> Tool[_I, _O, _O, Any]: ...
+    @overload
+    def __call__(
+        self: _Decorator[_V, _I, _OS],
+        fn: Callable[[], Any],
+    ) -> Tool[_I, _OS, _OS, Any]: ...
     def __call__(self, fn: Callable[..., Any]) -> Any:
         return _build(execute=fn, **self._options)
 
 
-# Overloads: (sync | async handler) x (arity 2 | 1 | 0), with and without input_schema.
-# Async schemas (validate declared to return an awaitable) get their own overloads so
-# the static type follows the runtime choice.
+# The overloads only spell out inference: (async | sync handler) x (arity 2 | 1 | 0) x
+# (with | without input_schema) x (with | without output_schema). A library model class
+# (``type[V]``) or a JSON Schema dict is accepted where a schema is; with a dict the
+# handler's annotation gives the type.
+
+_InputSchema: TypeAlias = "type[_V] | ToolSchema[_I, _V] | Mapping[str, Any]"
+_OutputSchema: TypeAlias = "ToolSchema[Any, _OS] | type[_OS] | Mapping[str, Any]"
 
 
 @overload
-def standard_tool(  # type: ignore[overload-overlap]
+def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
     execute: Callable[[_V, _M], Awaitable[_O]],
-    input_schema: ToolSchema[_I, _V],
+    input_schema: _InputSchema[_V, _I],
     output_schema: None = None,
     title: str | None = None,
 ) -> AsyncTool[_I, _O, _O, _M]: ...
-@overload
-def standard_tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V], Awaitable[_O]] | Callable[[], Awaitable[_O]],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: None = None,
-    title: str | None = None,
-) -> AsyncTool[_I, _O, _O, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
     execute: Callable[[_V, _M], Awaitable[Any]],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: ToolSchema[Any, _O],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> AsyncTool[_I, _O, _O, _M]: ...
+) -> AsyncTool[_I, _OS, _OS, _M]: ...
+
+
 @overload
-def standard_tool(  # pyright: ignore[reportOverlappingOverload]
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[_O]] | Callable[[], Awaitable[_O]],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: None = None,
+    title: str | None = None,
+) -> AsyncTool[_I, _O, _O, Any]: ...
+
+
+@overload
+def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
     execute: Callable[[_V], Awaitable[Any]] | Callable[[], Awaitable[Any]],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: ToolSchema[Any, _O],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> AsyncTool[_I, _O, _O, Any]: ...
+) -> AsyncTool[_I, _OS, _OS, Any]: ...
+
+
 @overload
-def standard_tool(  # type: ignore[overload-overlap]
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], _O],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_I, _O, _O, _M]: ...
+
+
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Any],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> Tool[_I, _OS, _OS, _M]: ...
+
+
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], _O] | Callable[[], _O],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: None = None,
+    title: str | None = None,
+) -> Tool[_I, _O, _O, Any]: ...
+
+
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Any] | Callable[[], Any],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> Tool[_I, _OS, _OS, Any]: ...
+
+
+@overload
+def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
@@ -876,8 +985,22 @@ def standard_tool(  # type: ignore[overload-overlap]
     output_schema: None = None,
     title: str | None = None,
 ) -> AsyncTool[_V, _O, _O, _M]: ...
+
+
 @overload
-def standard_tool(  # type: ignore[overload-overlap]
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Awaitable[Any]],
+    input_schema: None = None,
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> AsyncTool[_V, _OS, _OS, _M]: ...
+
+
+@overload
+def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
@@ -886,8 +1009,22 @@ def standard_tool(  # type: ignore[overload-overlap]
     output_schema: None = None,
     title: str | None = None,
 ) -> AsyncTool[_V, _O, _O, Any]: ...
+
+
 @overload
-def standard_tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Awaitable[Any]],
+    input_schema: None = None,
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> AsyncTool[_V, _OS, _OS, Any]: ...
+
+
+@overload
+def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
@@ -896,66 +1033,20 @@ def standard_tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOv
     output_schema: None = None,
     title: str | None = None,
 ) -> AsyncTool[Any, _O, _O, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    execute: Callable[[_V, _M], Awaitable[Any]],
+    execute: Callable[[], Awaitable[Any]],
     input_schema: None = None,
-    output_schema: ToolSchema[Any, _O],
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> AsyncTool[_V, _O, _O, _M]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V], Awaitable[Any]],
-    input_schema: None = None,
-    output_schema: ToolSchema[Any, _O],
-    title: str | None = None,
-) -> AsyncTool[_V, _O, _O, Any]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V, _M], _O],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: None = None,
-    title: str | None = None,
-) -> Tool[_I, _O, _O, _M]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V], _O] | Callable[[], _O],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: None = None,
-    title: str | None = None,
-) -> Tool[_I, _O, _O, Any]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V, _M], Any],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: ToolSchema[Any, _O],
-    title: str | None = None,
-) -> Tool[_I, _O, _O, _M]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[[_V], Any] | Callable[[], Any],
-    input_schema: ToolSchema[_I, _V],
-    output_schema: ToolSchema[Any, _O],
-    title: str | None = None,
-) -> Tool[_I, _O, _O, Any]: ...
+) -> AsyncTool[Any, _OS, _OS, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
@@ -966,6 +1057,20 @@ def standard_tool(
     output_schema: None = None,
     title: str | None = None,
 ) -> Tool[_V, _O, _O, _M]: ...
+
+
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V, _M], Any],
+    input_schema: None = None,
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> Tool[_V, _OS, _OS, _M]: ...
+
+
 @overload
 def standard_tool(
     *,
@@ -976,6 +1081,20 @@ def standard_tool(
     output_schema: None = None,
     title: str | None = None,
 ) -> Tool[_V, _O, _O, Any]: ...
+
+
+@overload
+def standard_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[[_V], Any],
+    input_schema: None = None,
+    output_schema: _OutputSchema[_OS],
+    title: str | None = None,
+) -> Tool[_V, _OS, _OS, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
@@ -986,53 +1105,42 @@ def standard_tool(
     output_schema: None = None,
     title: str | None = None,
 ) -> Tool[Any, _O, _O, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    execute: Callable[[_V, _M], Any],
+    execute: Callable[[], Any],
     input_schema: None = None,
-    output_schema: ToolSchema[Any, _O],
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> Tool[_V, _O, _O, _M]: ...
+) -> Tool[Any, _OS, _OS, Any]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    execute: Callable[[_V], Any],
-    input_schema: None = None,
-    output_schema: ToolSchema[Any, _O],
-    title: str | None = None,
-) -> Tool[_V, _O, _O, Any]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    input_schema: ToolSchema[_I, _V],
-    output_schema: ToolSchema[Any, _O],
-    title: str | None = None,
-) -> _Decorator[_I, _V, _O]: ...
-@overload
-def standard_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    input_schema: ToolSchema[_I, _V],
+    input_schema: _InputSchema[_V, _I],
     output_schema: None = None,
     title: str | None = None,
-) -> _Decorator[_I, _V, Any]: ...
+) -> _Decorator[_V, _I, _NoOutput]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    input_schema: None = None,
-    output_schema: ToolSchema[Any, _O],
+    input_schema: _InputSchema[_V, _I],
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> _Decorator[Any, Any, _O]: ...
+) -> _Decorator[_V, _I, _OS]: ...
+
+
 @overload
 def standard_tool(
     *,
@@ -1041,17 +1149,20 @@ def standard_tool(
     input_schema: None = None,
     output_schema: None = None,
     title: str | None = None,
-) -> _Decorator[Any, Any, Any]: ...
+) -> _Decorator[Any, Any, _NoOutput]: ...
+
+
 @overload
 def standard_tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    execute: Callable[..., Any] | None = None,
-    input_schema: object = None,
-    output_schema: object = None,
+    input_schema: None = None,
+    output_schema: _OutputSchema[_OS],
     title: str | None = None,
-) -> Any: ...
+) -> _Decorator[Any, Any, _OS]: ...
+
+
 def standard_tool(
     *,
     name: str | None = None,
@@ -1161,11 +1272,6 @@ def is_standard_tool(obj: object) -> bool:
     return all(s is None or (is_standard_schema(s) and is_standard_json_schema(s)) for s in schemas)
 
 
-# ``execute()`` with no input passes ``None`` through validation; typed ``Any`` so it
-# is an acceptable default for any input type.
-_NO_INPUT: Any = None
-
-
 def input_json_schema(
     tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
 ) -> dict[str, Any]:
@@ -1194,7 +1300,7 @@ def output_json_schema(
 
 
 async def run_tool(
-    tool: StandardToolV0Definition[_I, Any, _F, _M], input: _I = _NO_INPUT, meta: _M | None = None
+    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
 ) -> _F:
     """Run any conforming tool and return its result, awaiting it when it is awaitable."""
     result = tool.execute(input, meta)
@@ -1204,7 +1310,7 @@ async def run_tool(
 
 
 def run_tool_sync(
-    tool: StandardToolV0Definition[_I, Any, _F, _M], input: _I = _NO_INPUT, meta: _M | None = None
+    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
 ) -> _F:
     """Run any conforming tool from synchronous code.
 
