@@ -196,5 +196,5 @@ standard_tool(  # pyright: ignore[reportCallIssue]
     name="a",
     description="d",
     input_schema=PointSchema(),
-    execute=plain,  # type: ignore[arg-type]
+    execute=plain,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 )
