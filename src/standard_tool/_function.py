@@ -1,0 +1,362 @@
+"""Function tools: ``@tool`` builds a Standard Tool from a typed Python function.
+
+The function's parameters become the input schema (an object, one property per
+parameter), its return annotation the output schema, its docstring the
+description. The schema is compiled once, at decoration time, into a JSON Schema
+and a plain-Python validator that accepts exactly what that schema accepts. The
+tool itself comes from the core builder, so sync/async handling, ``formatted()``
+and immutability are the core's.
+
+Imports only the standard library, ``typing_extensions`` and the core.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from typing_extensions import Annotated, TypeAlias, TypeVar, overload
+
+from standard_tool._core import (
+    AsyncTool,
+    FailureResult,
+    Issue,
+    SuccessResult,
+    Tool,
+    standard_tool,
+)
+from standard_tool._fn_docstring import parse_docstring
+from standard_tool._typeschema import (
+    MISSING,
+    BAD,
+    MAX_ISSUES,
+    META_MARKER,
+    Check,
+    Compiler,
+    Err,
+    Param,
+    TypeSchemaError,
+    to_json,
+)
+
+__all__ = ["Meta", "Param", "ToolDefinitionError", "tool"]
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+#: Mark the parameter that receives ``execute``'s ``meta``: ``ctx: Meta[MyContext]``.
+#: It is hidden from the schema and passed verbatim, never validated.
+Meta: TypeAlias = Annotated[_T, META_MARKER]
+
+
+class ToolDefinitionError(TypeSchemaError):
+    """A function cannot become a tool; the message lists every problem."""
+
+
+# --------------------------------------------------------------------------------------
+# The conforming schema objects
+# --------------------------------------------------------------------------------------
+
+
+def _issues(errs: list[Err]) -> tuple[Issue, ...]:
+    return tuple(Issue(e.message, tuple(reversed(e.rpath)) or None) for e in errs[:MAX_ISSUES])
+
+
+class _JSONSchemaConverter:
+    __slots__ = ("_cache", "_schema")
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self._schema = schema
+        self._cache: dict[str, dict[str, Any]] = {}
+
+    def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
+        """Return the JSON Schema for ``target`` (a fresh copy)."""
+        cached = self._cache.get(target)
+        if cached is None:
+            from standard_tool.dialects import convert
+
+            cached = convert(self._schema, target)
+            self._cache[target] = cached
+        return copy.deepcopy(cached)
+
+    def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
+        """Return the JSON Schema for ``target`` (a fresh copy); the same as :meth:`input`."""
+        return self.input(target=target, library_options=library_options)
+
+
+class _Props:
+    __slots__ = ("json_schema", "validate")
+
+    version = 1
+    vendor = "standard-tool"
+    types = None
+
+    def __init__(self, check: Check, schema: dict[str, Any]) -> None:
+        self.json_schema = _JSONSchemaConverter(schema)
+
+        def validate(value: Any, /, library_options: Any = None) -> Any:
+            errs: list[Err] = []
+            out = check(value, errs)
+            if out is BAD:
+                return FailureResult(_issues(errs))
+            return SuccessResult(out)
+
+        self.validate = validate
+
+
+class FunctionSchema:
+    """The input or output schema of a function tool (a Standard Schema and JSON Schema).
+
+    ``__standard__.validate`` accepts exactly the values the JSON Schema accepts
+    and converts them to the annotated Python types.
+    """
+
+    __slots__ = ("__standard__", "_label")
+
+    def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
+        self.__standard__ = _Props(check, schema)
+        self._label = label
+
+    def __repr__(self) -> str:
+        return f"FunctionSchema({self._label})"
+
+
+# --------------------------------------------------------------------------------------
+# Reading the function
+# --------------------------------------------------------------------------------------
+
+
+def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
+    try:
+        return dict(inspect.get_annotations(fn, eval_str=True))
+    except Exception:
+        pass
+    raw: dict[str, Any] = dict(getattr(fn, "__annotations__", {}) or {})
+    globalns: dict[str, Any] = getattr(fn, "__globals__", {})
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, str):
+            try:
+                value = eval(value, globalns)  # noqa: S307 -- annotations are code
+            except Exception as err:
+                where = "return annotation" if key == "return" else f"parameter {key!r}"
+                problems.append(f"{where}: cannot resolve {value!r:.80}: {err}")
+                continue
+        out[key] = value
+    return out
+
+
+def _is_meta(annotation: Any) -> bool:
+    metadata = getattr(annotation, "__metadata__", ())
+    return any(m is META_MARKER for m in metadata)
+
+
+def _no_output(annotation: Any) -> bool:
+    return annotation in (None, type(None), Any, object, inspect.Parameter.empty)
+
+
+class _Compiled:
+    __slots__ = ("description", "input_schema", "meta_name", "output_schema")
+
+    def __init__(self, fn: Callable[..., Any], label: str) -> None:
+        problems: list[str] = []
+        try:
+            signature = inspect.signature(fn)
+        except (TypeError, ValueError) as err:
+            raise ToolDefinitionError(f"tool {label!r}: cannot read the signature: {err}") from err
+        hints = _annotations(fn, problems)
+        doc = parse_docstring(inspect.getdoc(fn))
+        self.description = doc.description
+        globalns: dict[str, Any] = getattr(fn, "__globals__", {})
+        compiler = Compiler(globalns)
+        self.meta_name: str | None = None
+        props: dict[str, Any] = {}
+        fields: list[tuple[str, Check, bool, Any]] = []
+        required: list[str] = []
+        extra: Check | None = None
+        extra_schema: Any = False
+        for p in signature.parameters.values():
+            where = f"parameter {p.name!r}"
+            annotation = hints.get(p.name, Any)
+            if p.kind is p.VAR_POSITIONAL:
+                problems.append(f"{where}: *{p.name} cannot be passed by keyword; remove it")
+                continue
+            if p.kind is p.POSITIONAL_ONLY:
+                problems.append(f"{where}: positional-only parameters are not supported")
+                continue
+            if _is_meta(annotation):
+                if self.meta_name is not None:
+                    problems.append(f"{where}: only one parameter can be Meta")
+                self.meta_name = p.name
+                continue
+            try:
+                schema, check, info = compiler.compile(annotation, where)
+            except TypeSchemaError as err:
+                problems.append(str(err))
+                continue
+            if p.kind is p.VAR_KEYWORD:
+                extra, extra_schema = check, schema
+                continue
+            if "description" not in schema and p.name in doc.params:
+                schema = {**schema, "description": doc.params[p.name]}
+            default = p.default if p.default is not p.empty else info.default
+            if default is MISSING:
+                required.append(p.name)
+            else:
+                json_default = to_json(default)
+                if json_default is not BAD:
+                    schema = {**schema, "default": json_default}
+            props[p.name] = schema
+            fields.append((p.name, check, default is MISSING, default))
+        root: dict[str, Any] = {"type": "object", "properties": props}
+        if required:
+            root["required"] = required
+        root["additionalProperties"] = extra_schema
+        root = compiler.root(root)
+        check_in = compiler.object_check(fields, extra, None)
+        self.input_schema = FunctionSchema(f"{label} input", check_in, root)
+
+        self.output_schema: FunctionSchema | None = None
+        returns = hints.get("return", inspect.Parameter.empty)
+        if not _no_output(returns):
+            out = Compiler(globalns, python=True)
+            try:
+                schema, check, _ = out.compile(returns, "return annotation")
+            except TypeSchemaError as err:
+                problems.append(str(err))
+            else:
+                self.output_schema = FunctionSchema(f"{label} output", check, out.root(schema))
+        if problems:
+            raise ToolDefinitionError(f"tool {label!r}: " + "; ".join(problems))
+
+
+# --------------------------------------------------------------------------------------
+# The decorator
+# --------------------------------------------------------------------------------------
+
+
+def _handler(fn: Callable[..., Any], meta_name: str | None) -> Callable[[Any, Any], Any]:
+    if inspect.iscoroutinefunction(fn):
+        if meta_name is None:
+
+            async def run_async(value: Any, meta: Any) -> Any:
+                return await fn(**value)
+
+            return run_async
+
+        async def run_async_meta(value: Any, meta: Any) -> Any:
+            value[meta_name] = meta
+            return await fn(**value)
+
+        return run_async_meta
+    if meta_name is None:
+
+        def run(value: Any, meta: Any) -> Any:
+            return fn(**value)
+
+        return run
+
+    def run_meta(value: Any, meta: Any) -> Any:
+        value[meta_name] = meta
+        return fn(**value)
+
+    return run_meta
+
+
+def _build(
+    fn: Callable[..., Any], name: str | None, description: str | None, title: str | None
+) -> Any:
+    if not callable(fn):
+        raise ToolDefinitionError(f"tool: expected a function, got {type(fn).__name__}")
+    label = name or getattr(fn, "__name__", None) or type(fn).__name__
+    compiled = _Compiled(fn, label)
+    return standard_tool(
+        name=label,
+        description=compiled.description if description is None else description,
+        title=title,
+        execute=_handler(fn, compiled.meta_name),
+        input_schema=compiled.input_schema,
+        output_schema=compiled.output_schema,
+    )
+
+
+class _ToolDecorator:
+    """What ``tool(name=..., ...)`` returns: apply it to a function."""
+
+    __slots__ = ("_description", "_name", "_title")
+
+    def __init__(self, name: str | None, description: str | None, title: str | None) -> None:
+        self._name = name
+        self._description = description
+        self._title = title
+
+    @overload
+    def __call__(
+        self, fn: Callable[..., Coroutine[Any, Any, _R]], /
+    ) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+    @overload
+    def __call__(self, fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
+    def __call__(self, fn: Callable[..., Any], /) -> Any:
+        return _build(fn, self._name, self._description, self._title)
+
+
+@overload
+def tool(
+    fn: Callable[..., Coroutine[Any, Any, _R]], /
+) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+@overload
+def tool(fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
+@overload
+def tool(
+    *, name: str | None = None, description: str | None = None, title: str | None = None
+) -> _ToolDecorator: ...
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    title: str | None = None,
+) -> Any:
+    """Build a Standard Tool from a typed function.
+
+    The input schema is an object with one property per parameter (typed by its
+    annotation, described by the docstring or ``Annotated`` metadata, optional
+    when it has a default). ``execute(args)`` validates ``args`` against exactly
+    that schema, converts what JSON cannot carry (``datetime``, ``Enum``,
+    dataclasses, tuples, sets) and calls the function with keyword arguments.
+    The return annotation becomes the output schema; the returned value is
+    checked against it and passed through unchanged. ``async def`` functions give
+    an async tool.
+
+    Use it bare (``@tool``) or with options (``@tool(name="...")``).
+
+    Example:
+        >>> from typing_extensions import Literal
+        >>> @tool
+        ... def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:
+        ...     '''Get the weather for a city.
+        ...
+        ...     Args:
+        ...         city: The city name.
+        ...     '''
+        ...     return f"20 degrees {units} in {city}"
+        >>> get_weather.execute({"city": "Paris"})
+        '20 degrees c in Paris'
+
+    Args:
+        fn: the function (when used bare).
+        name: the tool name; defaults to the function's ``__name__``.
+        description: defaults to the docstring without its Args/Returns/Raises sections.
+        title: an optional human-readable title.
+
+    Raises:
+        ToolDefinitionError: a parameter or the return annotation cannot be
+            expressed as JSON Schema (every problem is listed), or the function
+            takes ``*args`` or positional-only parameters.
+    """
+    if fn is None:
+        return _ToolDecorator(name, description, title)
+    return _build(fn, name, description, title)
