@@ -1,0 +1,74 @@
+"""Provider formats for Standard Tools: OpenAI, Anthropic, Gemini and MCP.
+
+Schema side: ``to_openai_chat``, ``to_openai_responses``, ``to_anthropic``,
+``to_gemini`` and ``to_mcp`` turn any conforming tool into the payload each API
+expects; ``openai_strict`` and ``gemini_parameters`` expose the rewritten schemas
+and the decoders that turn a model's arguments back into the tool's input; one
+checker per target lists what that target would reject; result formatters turn a
+tool's output (or exception) into what each API expects back.
+"""
+
+from standard_tool.providers._check import (
+    SchemaProblem,
+    check_gemini,
+    check_mcp_tool,
+    check_openai_strict,
+)
+from standard_tool.providers._convert import (
+    mcp_output_wrapped,
+    to_anthropic,
+    to_gemini,
+    to_mcp,
+    to_openai_chat,
+    to_openai_responses,
+)
+from standard_tool.providers._convert_common import ProviderSchemaError
+from standard_tool.providers._gemini import GeminiParameters, gemini_parameters
+from standard_tool.providers._results import (
+    anthropic_tool_result,
+    mcp_call_tool_result,
+    mcp_result_formatter,
+    openai_tool_output,
+    text_result,
+)
+from standard_tool.providers._run import (
+    AnthropicToolResultBlock,
+    AnthropicToolResultMessage,
+    OpenAIChatToolMessage,
+    OpenAIResponsesToolOutput,
+    run_anthropic_tool_calls,
+    run_openai_chat_tool_calls,
+    run_openai_responses_tool_calls,
+)
+from standard_tool.providers._strict import OpenAIStrictError, OpenAIStrictSchema, openai_strict
+
+__all__ = [
+    "AnthropicToolResultBlock",
+    "AnthropicToolResultMessage",
+    "GeminiParameters",
+    "OpenAIChatToolMessage",
+    "OpenAIResponsesToolOutput",
+    "OpenAIStrictError",
+    "OpenAIStrictSchema",
+    "ProviderSchemaError",
+    "SchemaProblem",
+    "anthropic_tool_result",
+    "check_gemini",
+    "check_mcp_tool",
+    "check_openai_strict",
+    "gemini_parameters",
+    "mcp_call_tool_result",
+    "mcp_output_wrapped",
+    "mcp_result_formatter",
+    "openai_strict",
+    "openai_tool_output",
+    "run_anthropic_tool_calls",
+    "run_openai_chat_tool_calls",
+    "run_openai_responses_tool_calls",
+    "text_result",
+    "to_anthropic",
+    "to_gemini",
+    "to_mcp",
+    "to_openai_chat",
+    "to_openai_responses",
+]

@@ -1,0 +1,293 @@
+"""Shared pieces of the provider converters: the error, argument plans, helpers."""
+
+from __future__ import annotations
+
+import json
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, cast
+
+from typing_extensions import TypeGuard, TypeVar
+
+_T = TypeVar("_T")
+
+#: Every error message of this package starts with this prefix.
+PREFIX = "standard_tool.providers: "
+
+#: Longest text produced from a user value inside a message or a description.
+VALUE_TEXT_LIMIT = 200
+
+
+class ProviderSchemaError(ValueError):
+    """A tool cannot be converted for a provider.
+
+    The message starts with ``"standard_tool.providers: "``, names the tool and
+    says what to change. Raised before anything is sent.
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------
+
+
+def is_object(value: object) -> TypeGuard[dict[str, Any]]:
+    return isinstance(value, dict)
+
+
+def is_array(value: object) -> TypeGuard[list[Any]]:
+    return isinstance(value, list)
+
+
+def bounded(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters with a visible marker."""
+    if len(text) <= limit:
+        return text
+    marker = f"... [truncated, {len(text)} chars]"
+    return text[: max(limit - len(marker), 0)] + marker
+
+
+def value_text(value: object, limit: int = VALUE_TEXT_LIMIT) -> str:
+    """Render of ``value`` for messages and descriptions."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=False, default=repr)
+    except (TypeError, ValueError):  # circular structures
+        text = repr(value)
+    return bounded(text, limit)
+
+
+def path_text(path: tuple[str | int, ...]) -> str:
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:
+    """Resolve a local ``$ref`` (``#/...``); ``None`` when it points nowhere."""
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    fragment = ref[1:]
+    if not fragment:
+        return node
+    for raw in fragment.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if is_object(node) and part in node:
+            node = node[part]
+        elif is_array(node) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def accepts_null(schema: Any, root: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
+    """Tell (conservatively) whether a draft 2020-12 ``schema`` accepts ``null``."""
+    if schema is True:
+        return True
+    if not is_object(schema):
+        return False
+    if schema == {}:
+        return True
+    kind = schema.get("type")
+    if kind == "null" or (is_array(kind) and "null" in kind):
+        return True
+    if "const" in schema and schema["const"] is None:
+        return True
+    if is_array(schema.get("enum")) and None in schema["enum"]:
+        return True
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if is_array(branches) and any(accepts_null(b, root, seen) for b in branches):
+            return True
+    all_of = schema.get("allOf")
+    if is_array(all_of) and all_of and all(accepts_null(b, root, seen) for b in all_of):
+        return kind is None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref not in seen and kind is None:
+        return accepts_null(resolve_local_ref(root, ref), root, seen | {ref})
+    return False
+
+
+def object_root(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """Return ``schema`` with ``"type": "object"`` at its root, or ``None`` if not an object.
+
+    A root that is only a ``$ref`` (as Pydantic emits for recursive models) is
+    replaced by what it points to, keeping ``$defs`` so inner references resolve.
+    """
+    node = schema
+    ref = node.get("$ref")
+    if isinstance(ref, str) and not node.get("properties"):
+        target = resolve_local_ref(schema, ref)
+        if not is_object(target):
+            return None
+        siblings = {k: v for k, v in node.items() if k != "$ref" and k not in target}
+        node = {**target, **siblings}
+    kind = node.get("type")
+    if kind == "object":
+        return node
+    if kind is None and is_object(node.get("properties")) and "anyOf" not in node:
+        return {"type": "object", **node}
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Argument plans: how to turn a model's arguments back into the tool's input
+# --------------------------------------------------------------------------------------
+
+
+class Plan:
+    """Decodes one value produced under a rewritten schema back to the original shape."""
+
+    __slots__ = ()
+
+    def decode(self, value: Any) -> Any:
+        raise NotImplementedError
+
+
+class ObjectPlan(Plan):
+    """An object: decode each property; drop ``null`` where the key was optional."""
+
+    __slots__ = ("drop_null", "fields")
+
+    def __init__(self, fields: dict[str, Plan | None], drop_null: frozenset[str]) -> None:
+        self.fields = fields
+        self.drop_null = drop_null
+
+    def decode(self, value: Any) -> Any:
+        if not is_object(value):
+            return value
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if item is None and key in self.drop_null:
+                continue
+            plan = self.fields.get(key)
+            out[key] = item if plan is None else plan.decode(item)
+        return out
+
+
+class MapPlan(Plan):
+    """A ``dict[str, T]`` sent as a list of ``{"key", "value"}`` entries."""
+
+    __slots__ = ("value_plan",)
+
+    def __init__(self, value_plan: Plan | None) -> None:
+        self.value_plan = value_plan
+
+    def decode(self, value: Any) -> Any:
+        if not is_array(value):
+            return value
+        if not all(is_object(e) and "key" in e and "value" in e for e in value):
+            return value  # leave it for the tool's own validation to report
+        plan = self.value_plan
+        return {
+            e["key"]: e["value"] if plan is None else plan.decode(e["value"])
+            for e in cast("list[dict[str, Any]]", value)
+        }
+
+
+class ArrayPlan(Plan):
+    """An array: decode every item."""
+
+    __slots__ = ("item_plan",)
+
+    def __init__(self, item_plan: Plan) -> None:
+        self.item_plan = item_plan
+
+    def decode(self, value: Any) -> Any:
+        if not is_array(value):
+            return value
+        return [self.item_plan.decode(v) for v in value]
+
+
+class RefPlan(Plan):
+    """A ``$ref``: looked up when decoding, so recursive schemas work."""
+
+    __slots__ = ("name", "plans")
+
+    def __init__(self, plans: dict[str, Plan | None], name: str) -> None:
+        self.plans = plans
+        self.name = name
+
+    def decode(self, value: Any) -> Any:
+        plan = self.plans.get(self.name)
+        return value if plan is None else plan.decode(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if is_array(value) else "object" if is_object(value) else "other"
+
+
+class AnyOfPlan(Plan):
+    """A union: the branch is chosen by JSON kind, then by the exact set of keys."""
+
+    __slots__ = ("branches",)
+
+    def __init__(self, branches: list[tuple[frozenset[str], frozenset[str] | None, Plan | None]]):
+        # (JSON kinds the branch accepts, its property names when an object, plan)
+        self.branches = branches
+
+    def decode(self, value: Any) -> Any:
+        kind = _kind(value)
+        kinds = {"number", "integer"} if kind == "number" else {kind}
+        candidates = [b for b in self.branches if b[0] & kinds]
+        if kind == "object" and len(candidates) > 1:
+            keys = frozenset(cast("dict[str, Any]", value))
+            exact = [b for b in candidates if b[1] == keys]
+            candidates = exact or candidates
+        if not candidates or candidates[0][2] is None:
+            return value
+        return candidates[0][2].decode(value)
+
+
+# --------------------------------------------------------------------------------------
+# A per-tool cache that never keeps a tool alive and never confuses two tools
+# --------------------------------------------------------------------------------------
+
+_CACHE_SIZE = 1024
+
+
+class ToolCache(Generic[_T]):
+    """Caches one value per tool object.
+
+    Tools that accept weak references are keyed weakly. Others (slotted classes)
+    are kept in a bounded LRU keyed by identity that holds the tool itself, so
+    an identity is never reused while its entry exists.
+    """
+
+    def __init__(self) -> None:
+        self._weak: weakref.WeakKeyDictionary[Any, _T] = weakref.WeakKeyDictionary()
+        self._strong: OrderedDict[int, tuple[object, _T]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, tool: object, build: Callable[[], _T]) -> _T:
+        try:
+            with self._lock:
+                return self._weak[tool]
+        except KeyError:
+            value = build()
+            with self._lock:
+                self._weak[tool] = value
+            return value
+        except TypeError:  # not weak-referenceable or not hashable
+            pass
+        key = id(tool)
+        with self._lock:
+            entry = self._strong.get(key)
+            if entry is not None and entry[0] is tool:
+                self._strong.move_to_end(key)
+                return entry[1]
+        value = build()
+        with self._lock:
+            self._strong[key] = (tool, value)
+            while len(self._strong) > _CACHE_SIZE:
+                self._strong.popitem(last=False)
+        return value

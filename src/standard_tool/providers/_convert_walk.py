@@ -1,0 +1,614 @@
+"""One walk over a draft 2020-12 schema that rewrites it for OpenAI strict or Gemini.
+
+Both targets share the same problems: they close the set of keywords, cannot say
+"an object with any keys" and need every value typed. The walk rewrites what it
+can (``dict[str, T]`` becomes a list of ``{"key", "value"}`` entries, unions of
+types become ``anyOf``, unsupported constraints move into descriptions), records
+a :class:`~standard_tool.providers._convert_common.Plan` to decode the model's
+arguments back, and lists what it cannot represent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from standard_tool.providers._convert_common import (
+    AnyOfPlan,
+    ArrayPlan,
+    MapPlan,
+    ObjectPlan,
+    Plan,
+    RefPlan,
+    accepts_null,
+    is_array,
+    is_object,
+    object_root,
+    path_text,
+    resolve_local_ref,
+    value_text,
+)
+
+Target = Literal["openai", "gemini"]
+Path = tuple[str | int, ...]
+
+#: OpenAI strict mode: documented limits.
+OPENAI_MAX_PROPERTIES = 5000
+OPENAI_MAX_DEPTH = 10
+OPENAI_MAX_ENUM_VALUES = 1000
+#: String formats OpenAI strict mode understands.
+OPENAI_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+#: Formats Gemini accepts, by type.
+GEMINI_FORMATS: dict[str, frozenset[str]] = {
+    "string": frozenset({"enum", "date-time"}),
+    "number": frozenset({"float", "double"}),
+    "integer": frozenset({"int32", "int64"}),
+}
+
+# Keywords each target keeps on a node of a given kind (beyond type/description/title).
+_KEEP: dict[Target, dict[str, frozenset[str]]] = {
+    "openai": {
+        "string": frozenset({"pattern", "format"}),
+        "number": frozenset(
+            {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+        ),
+        "array": frozenset({"minItems", "maxItems"}),
+        "object": frozenset(),
+        "boolean": frozenset(),
+        "null": frozenset(),
+    },
+    "gemini": {
+        "string": frozenset({"pattern", "format", "minLength", "maxLength"}),
+        "number": frozenset({"minimum", "maximum", "format"}),
+        "array": frozenset({"minItems", "maxItems"}),
+        "object": frozenset({"minProperties", "maxProperties"}),
+        "boolean": frozenset(),
+        "null": frozenset(),
+    },
+}
+# Keywords dropped silently: identifiers and annotations no model needs.
+_DROP = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$comment",
+        "$anchor",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "readOnly",
+        "writeOnly",
+        "deprecated",
+        "contentEncoding",
+        "contentMediaType",
+        "discriminator",
+    }
+)
+# Keywords the walk itself consumes.
+_STRUCTURAL = frozenset(
+    {
+        "type",
+        "description",
+        "title",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "nullable",
+    }
+)
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", *_DROP})
+_MAX_DESCRIPTION = 1000
+_MAX_UNRAVEL = 32
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if is_array(value) else "object"
+
+
+def _family(kind: str) -> str:
+    return "number" if kind == "integer" else kind
+
+
+class Walker:
+    """Rewrites one root schema for ``target``; see the module docstring."""
+
+    def __init__(self, root: dict[str, Any], target: Target) -> None:
+        self.root = root
+        self.target = target
+        self.problems: list[str] = []
+        self.def_plans: dict[str, Plan | None] = {}
+        self.defs_out: dict[str, dict[str, Any]] = {}
+        self.properties = 0
+        self.enum_values = 0
+
+    # ---------------------------------------------------------------- entry point
+
+    def run(self) -> tuple[dict[str, Any], Plan | None]:
+        """Return the rewritten root (an object schema) and its decoding plan."""
+        root = object_root(self.root)
+        if root is None:
+            self._problem((), "the input schema must describe a JSON object at its root")
+            return {"type": "object", "properties": {}}, None
+        if self.target == "openai":
+            for group in ("$defs", "definitions"):
+                defs = self.root.get(group)
+                if is_object(defs):
+                    for name, sub in defs.items():
+                        out, plan = self.node(sub, (group, name), 0)
+                        self.defs_out[name] = out
+                        self.def_plans[f"#/{group}/{name}"] = plan
+        body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+        out, plan = self.node(body, (), 0)
+        self.def_plans["#"] = plan
+        if self.defs_out:
+            out["$defs"] = self.defs_out
+        if self.target == "openai":
+            if self.properties > OPENAI_MAX_PROPERTIES:
+                self._problem(
+                    (), f"has {self.properties} properties; OpenAI allows {OPENAI_MAX_PROPERTIES}"
+                )
+            if self.enum_values > OPENAI_MAX_ENUM_VALUES:
+                self._problem(
+                    (),
+                    f"has {self.enum_values} enum values; OpenAI allows {OPENAI_MAX_ENUM_VALUES}",
+                )
+        return out, plan
+
+    def _problem(self, path: Path, reason: str) -> None:
+        self.problems.append(f"{path_text(path)} {reason}")
+
+    # ---------------------------------------------------------------- one node
+
+    def node(self, schema: Any, path: Path, depth: int) -> tuple[dict[str, Any], Plan | None]:
+        if schema is False:
+            self._problem(path, "accepts no value (false schema)")
+            return {}, None
+        if not is_object(schema) or not (schema.keys() - _ANNOTATIONS):
+            self._problem(path, "accepts any value; give it a type")
+            return {}, None
+        node = self._normalize(schema, path)
+        notes: list[str] = []
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            out, plan = self._ref(node, ref, path, depth)
+        elif "anyOf" in node:
+            out, plan = self._union(node, path, depth, notes)
+        else:
+            out, plan = self._typed(node, path, depth, notes)
+        return self._describe(out, node, notes), plan
+
+    def _normalize(self, schema: dict[str, Any], path: Path) -> dict[str, Any]:
+        """AllOf merged, oneOf as anyOf, const as enum, a type list as anyOf of types."""
+        node = dict(schema)
+        for _ in range(_MAX_UNRAVEL):
+            all_of = node.pop("allOf", None)
+            if not is_array(all_of):
+                break
+            for index, branch in enumerate(all_of):
+                if not is_object(branch):
+                    self._problem((*path, "allOf", index), "is not an object schema")
+                    continue
+                clash = (branch.keys() & node.keys()) - _ANNOTATIONS
+                if clash:
+                    self._problem(
+                        (*path, "allOf", index),
+                        f"cannot be merged: {', '.join(sorted(clash))} also set beside it",
+                    )
+                    continue
+                node = {**branch, **node}
+        if "oneOf" in node:
+            one_of = node.pop("oneOf")
+            if "anyOf" in node:
+                self._problem(path, "has both anyOf and oneOf")
+            else:
+                node["anyOf"] = one_of
+        if "const" in node:
+            const = node.pop("const")
+            enum = node.get("enum")
+            node["enum"] = [const] if not is_array(enum) or const in enum else []
+        if "$ref" in node and self.target == "openai":
+            node = self._unravel(node, path)
+        kinds = node.get("type")
+        if is_array(kinds):
+            real = [k for k in kinds if k != "null"]
+            null = len(real) < len(kinds)
+            if len(real) == 1:
+                node["type"] = [real[0], "null"] if null else real[0]
+            elif len(real) > 1 and "anyOf" not in node:
+                outer = {k: v for k, v in node.items() if k in _ANNOTATIONS}
+                inner = {k: v for k, v in node.items() if k not in _ANNOTATIONS and k != "type"}
+                branches: list[Any] = [{**inner, "type": k} for k in real]
+                if null:
+                    branches.append({"type": "null"})
+                node = {**outer, "anyOf": branches}
+        return node
+
+    def _unravel(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
+        """OpenAI rejects ``$ref`` with siblings: merge what it points to instead."""
+        for _ in range(_MAX_UNRAVEL):
+            ref = node.get("$ref")
+            if not isinstance(ref, str) or node.keys() <= {"$ref", "$defs", "definitions"}:
+                return node
+            target = resolve_local_ref(self.root, ref)
+            if not is_object(target):
+                return node  # reported by _ref
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if (target.keys() & siblings.keys()) - _ANNOTATIONS:
+                self._problem(path, f"$ref {value_text(ref)} has siblings that clash with it")
+                return {"$ref": ref}
+            node = {**target, **siblings}
+        return node
+
+    def _ref(
+        self, node: dict[str, Any], ref: str, path: Path, depth: int
+    ) -> tuple[dict[str, Any], Plan | None]:
+        if self.target != "openai":  # Gemini schemas arrive with every $ref inlined
+            self._problem(path, f"has a $ref {value_text(ref)} left")
+            return {}, None
+        if ref != "#" and ref not in self.def_plans and not self._is_def_ref(ref):
+            self._problem(path, f"$ref {value_text(ref)} must point into $defs")
+            return {}, None
+        return {"$ref": ref}, RefPlan(self.def_plans, ref)
+
+    def _is_def_ref(self, ref: str) -> bool:
+        for group in ("$defs", "definitions"):
+            prefix = f"#/{group}/"
+            if ref.startswith(prefix) and "/" not in ref[len(prefix) :]:
+                return is_object(self.root.get(group)) and ref[len(prefix) :] in self.root[group]
+        return False
+
+    # ---------------------------------------------------------------- unions
+
+    def _union(
+        self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
+    ) -> tuple[dict[str, Any], Plan | None]:
+        branches_in = node["anyOf"]
+        extra = node.keys() - _ANNOTATIONS - {"anyOf"}
+        if extra:
+            notes.extend(f"{k}: {value_text(node[k])}" for k in sorted(extra))
+        if not is_array(branches_in) or not branches_in:
+            self._problem(path, "anyOf must be a non-empty list")
+            return {}, None
+        null = False
+        outs: list[dict[str, Any]] = []
+        plans: list[tuple[frozenset[str], frozenset[str] | None, Plan | None]] = []
+        for index, branch in enumerate(branches_in):
+            if is_object(branch) and (branch.get("type") == "null" or branch.get("enum") == [None]):
+                null = True
+                continue
+            branch_out, branch_plan = self.node(branch, (*path, "anyOf", index), depth)
+            outs.append(branch_out)
+            plans.append((_kinds_of(branch_out, self), _keys_of(branch_out, self), branch_plan))
+        if not outs:
+            if self.target == "gemini":
+                self._problem(path, "accepts only null")
+            return {"type": "null"}, None
+        plan: Plan | None = None
+        if len(plans) == 1:
+            plan = plans[0][2]
+        elif any(p[2] is not None for p in plans):
+            plan = AnyOfPlan(plans)
+        out: dict[str, Any] = outs[0] if len(outs) == 1 else {"anyOf": outs}
+        if null:
+            out = self._nullable(out)
+        return out, plan
+
+    # ---------------------------------------------------------------- typed nodes
+
+    def _typed(
+        self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
+    ) -> tuple[dict[str, Any], Plan | None]:
+        kind = node.get("type")
+        null = False
+        if is_array(kind):  # [T, "null"] after _normalize
+            null = True
+            kind = kind[0]
+        enum = node.get("enum")
+        if kind is None:
+            kind = self._infer_kind(node)
+        if kind is None and is_array(enum) and enum:
+            kinds = sorted({_json_kind(v) for v in enum if v is not None})
+            if self.target == "gemini" or not kinds or {"object", "array"} & set(kinds):
+                self._problem(path, f"has an enum mixing kinds of values ({', '.join(kinds)})")
+                return {}, None
+            self.enum_values += len(enum)
+            out_enum: dict[str, Any] = {"type": kinds, "enum": list(enum)}
+            return (self._nullable(out_enum) if null or None in enum else out_enum), None
+        if kind is None:
+            self._problem(path, "accepts any value; give it a type")
+            return {}, None
+        if not isinstance(kind, str) or kind not in (
+            "string",
+            "number",
+            "integer",
+            "boolean",
+            "object",
+            "array",
+            "null",
+        ):
+            self._problem(path, f"has an unknown type {value_text(kind)}")
+            return {}, None
+        plan: Plan | None = None
+        out: dict[str, Any] = {"type": kind}
+        if is_array(enum):
+            out, null = self._enum(enum, kind, null, path, notes)
+        elif kind == "object":
+            out, plan = self._object(node, path, depth, notes)
+        elif kind == "array":
+            out, plan = self._array(node, path, depth, notes)
+        elif kind == "null" and self.target == "gemini":
+            self._problem(path, "accepts only null")
+        target: Target = self.target
+        keep = _KEEP[target].get(_family(kind), frozenset())
+        used = {"type", "enum", "properties", "required", "additionalProperties", "items"}
+        for key, value in node.items():
+            if key in used or key in _DROP or key in ("description", "title", "default"):
+                continue
+            if key in keep and self._keep_value(key, value, kind):
+                out[key] = value
+            elif key not in _STRUCTURAL or key in ("nullable",):
+                self._note(key, value, kind, notes)
+        if self.target == "gemini" and "exclusiveMinimum" in node and "minimum" not in out:
+            out["minimum"] = node["exclusiveMinimum"]
+        if self.target == "gemini" and "exclusiveMaximum" in node and "maximum" not in out:
+            out["maximum"] = node["exclusiveMaximum"]
+        if null:
+            out = self._nullable(out)
+        return out, plan
+
+    def _infer_kind(self, node: dict[str, Any]) -> str | None:
+        if any(k in node for k in ("properties", "additionalProperties", "patternProperties")):
+            return "object"
+        if "items" in node or "prefixItems" in node:
+            return "array"
+        enum = node.get("enum")
+        if is_array(enum):
+            kinds = {_family(_json_kind(v)) for v in enum if v is not None}
+            if len(kinds) == 1:
+                only = kinds.pop()
+                if only == "number" and all(isinstance(v, int) for v in enum if v is not None):
+                    return "integer"
+                return only
+        return None
+
+    def _keep_value(self, key: str, value: Any, kind: str) -> bool:
+        if key != "format":
+            return not isinstance(value, bool) or key not in (
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+            )
+        if self.target == "openai":
+            return kind == "string" and value in OPENAI_FORMATS
+        return value in GEMINI_FORMATS.get(kind, frozenset())
+
+    def _note(self, key: str, value: Any, kind: str, notes: list[str]) -> None:
+        if self.target == "gemini" and key in ("exclusiveMinimum", "exclusiveMaximum"):
+            word = "greater" if key == "exclusiveMinimum" else "less"
+            notes.append(f"must be {word} than {value_text(value)}")
+            return
+        notes.append(f"{key}: {value_text(value)}")
+
+    def _enum(
+        self, enum: list[Any], kind: str, null: bool, path: Path, notes: list[str]
+    ) -> tuple[dict[str, Any], bool]:
+        values = [v for v in enum if v is not None]
+        null = null or len(values) < len(enum)
+        if not values:
+            self._problem(path, "has an empty enum (or only null)")
+            return {"type": kind}, null
+        self.enum_values += len(values)
+        if any(is_object(v) or is_array(v) for v in values):
+            notes.append(f"one of: {value_text(values)}")
+            return {"type": kind}, null
+        if self.target == "gemini" and kind != "string":
+            notes.append(f"one of: {value_text(values)}")
+            return {"type": kind}, null
+        kinds = {_json_kind(v) for v in values}
+        if self.target == "openai" and len({_family(k) for k in kinds}) > 1:
+            types = sorted({"integer" if k == "integer" else k for k in kinds})
+            return {"type": types, "enum": list(values)}, null
+        return {"type": kind, "enum": list(values)}, null
+
+    def _array(
+        self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
+    ) -> tuple[dict[str, Any], Plan | None]:
+        if "prefixItems" in node:
+            self._problem(path, "is a tuple (prefixItems); use a list or an object instead")
+            return {"type": "array"}, None
+        if "items" not in node:
+            self._problem(path, "is an array whose items accept any value; give them a type")
+            return {"type": "array"}, None
+        items, plan = self.node(node["items"], (*path, "items"), depth)
+        out: dict[str, Any] = {"type": "array", "items": items}
+        return out, None if plan is None else ArrayPlan(plan)
+
+    def _object(
+        self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
+    ) -> tuple[dict[str, Any], Plan | None]:
+        depth += 1
+        if self.target == "openai" and depth > OPENAI_MAX_DEPTH:
+            self._problem(path, f"nests objects deeper than {OPENAI_MAX_DEPTH} levels")
+        props = node.get("properties")
+        extra = node.get("additionalProperties", True)
+        patterns = node.get("patternProperties")
+        if not is_object(props) or not props:
+            is_map = bool(patterns) or (is_object(extra) and bool(extra))
+            if is_map and not path:
+                self._problem(
+                    path, "is a map with free keys; a tool's input needs named properties"
+                )
+                return {"type": "object"}, None
+            any_object = extra is not False and "properties" not in node and bool(path)
+            if not is_map and not any_object:
+                if self.target == "gemini":
+                    # Gemini rejects an empty ``properties``; the caller omits an empty root.
+                    return {"type": "object"}, None
+                return {
+                    "type": "object",
+                    "properties": {},
+                    "required": [],
+                    "additionalProperties": False,
+                }, None
+            return self._map(node, extra, patterns, path, depth, notes)
+        if is_object(extra) and extra:
+            self._problem(
+                path, "has both properties and additionalProperties; use one or the other"
+            )
+        required_in = node.get("required")
+        required: set[Any] = set(required_in) if is_array(required_in) else set()
+        self.properties += len(props)
+        out_props: dict[str, Any] = {}
+        plans: dict[str, Plan | None] = {}
+        drop_null: set[str] = set()
+        for name, sub in props.items():
+            out, plan = self.node(sub, (*path, "properties", name), depth)
+            optional = self.target == "openai" and name not in required
+            if optional and not accepts_null(sub, self.root):
+                drop_null.add(name)
+                out = self._describe(self._nullable(out), {}, ["null means not given"])
+            if plan is not None:
+                plans[name] = plan
+            out_props[name] = out
+        result: dict[str, Any] = {"type": "object", "properties": out_props}
+        if self.target == "openai":
+            result["required"] = list(out_props)
+            result["additionalProperties"] = False
+        else:
+            req = [r for r in props if r in required]
+            if req:
+                result["required"] = req
+            result["propertyOrdering"] = list(out_props)
+        plan_out: Plan | None = None
+        if plans or drop_null:
+            plan_out = ObjectPlan(dict(plans.items()), frozenset(drop_null))
+        return result, plan_out
+
+    def _map(
+        self,
+        node: dict[str, Any],
+        extra: Any,
+        patterns: Any,
+        path: Path,
+        depth: int,
+        notes: list[str],
+    ) -> tuple[dict[str, Any], Plan | None]:
+        """``dict[str, T]``: a list of ``{"key": str, "value": T}`` entries."""
+        key: dict[str, Any] = {"type": "string"}
+        value_schema: Any = extra
+        if is_object(patterns) and patterns:
+            if len(patterns) > 1 or extra not in (True, False):
+                self._problem(path, "has several key patterns; it cannot be rewritten as entries")
+                return {"type": "object"}, None
+            pattern, value_schema = next(iter(patterns.items()))
+            key["pattern"] = pattern
+        if extra is True and not patterns:
+            self._problem(path, "is an object with any keys and any values; give its values a type")
+            return {"type": "object"}, None
+        names = node.get("propertyNames")
+        if is_object(names):
+            key_out, _ = self.node({"type": "string", **names}, (*path, "propertyNames"), depth)
+            key = {**key_out, **key}
+        value_out, value_plan = self.node(value_schema, (*path, "additionalProperties"), depth)
+        entry: dict[str, Any] = {
+            "type": "object",
+            "properties": {"key": key, "value": value_out},
+            "required": ["key", "value"],
+        }
+        if self.target == "openai":
+            entry["additionalProperties"] = False
+        else:
+            entry["propertyOrdering"] = ["key", "value"]
+        self.properties += 2
+        out: dict[str, Any] = {"type": "array", "items": entry}
+        for source, target in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
+            if isinstance(node.get(source), int):
+                out[target] = node[source]
+        notes.append("a list of key/value entries, each key at most once")
+        for handled in ("propertyNames", "patternProperties", "minProperties", "maxProperties"):
+            node.pop(handled, None)
+        return out, MapPlan(value_plan)
+
+    # ---------------------------------------------------------------- null and text
+
+    def _nullable(self, out: dict[str, Any]) -> dict[str, Any]:
+        if self.target == "gemini":
+            return {**out, "nullable": True}
+        if "$ref" in out or not ("type" in out or "anyOf" in out):
+            return {"anyOf": [out, {"type": "null"}]}
+        if "anyOf" in out:
+            branches = list(out["anyOf"])
+            if {"type": "null"} not in branches:
+                branches.append({"type": "null"})
+            return {**out, "anyOf": branches}
+        kind = out["type"]
+        kinds = list(kind) if is_array(kind) else [kind]
+        if "null" not in kinds:
+            kinds.append("null")
+        new = {**out, "type": kinds}
+        if is_array(out.get("enum")) and None not in out["enum"]:
+            new["enum"] = [*out["enum"], None]
+        return new
+
+    def _describe(
+        self, out: dict[str, Any], node: dict[str, Any], notes: list[str]
+    ) -> dict[str, Any]:
+        """Copy title and description, and append constraints the target cannot check."""
+        text = node.get("description")
+        parts = [text] if isinstance(text, str) and text else []
+        if "default" in node:
+            notes = [*notes, f"default: {value_text(node['default'])}"]
+        if isinstance(node.get("examples"), list) and node["examples"]:
+            notes = [*notes, f"example: {value_text(node['examples'][0])}"]
+        if notes:
+            parts.append(f"({'; '.join(notes)})")
+        title = node.get("title")
+        if "$ref" in out and self.target == "openai":
+            return out  # a bare $ref must stay alone; its target carries the text
+        result = dict(out)
+        if isinstance(title, str) and "title" not in result:
+            result["title"] = title
+        if parts:
+            existing = result.get("description")
+            joined = " ".join([existing, *parts] if isinstance(existing, str) else parts)
+            result["description"] = joined[:_MAX_DESCRIPTION]
+        return result
+
+
+def _kinds_of(out: dict[str, Any], walker: Walker) -> frozenset[str]:
+    if "$ref" in out:
+        target = resolve_local_ref(walker.root, out["$ref"])
+        if is_object(target):
+            return _kinds_of(walker.defs_out.get(out["$ref"].rsplit("/", 1)[-1], target), walker)
+        return frozenset({"object", "array", "string", "number", "integer", "boolean"})
+    if "anyOf" in out:
+        kinds: set[str] = set()
+        for branch in out["anyOf"]:
+            kinds |= _kinds_of(branch, walker)
+        return frozenset(kinds)
+    kind = out.get("type")
+    names = kind if is_array(kind) else [kind]
+    return frozenset("number" if k == "integer" else k for k in names if isinstance(k, str))
+
+
+def _keys_of(out: dict[str, Any], walker: Walker) -> frozenset[str] | None:
+    props = out.get("properties")
+    return frozenset(props) if is_object(props) else None
