@@ -220,12 +220,27 @@ class Issue:
     path: tuple[Hashable | PathSegment, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SuccessResult(Generic[_T]):
-    """A successful validation: ``value`` is the validated (possibly coerced) value."""
+    """A successful validation: ``value`` is the validated (possibly coerced) value.
+
+    ``issues`` is always ``None``. Built once per validated call, so it is kept
+    to one field with a lean ``__init__``.
+    """
 
     value: _T
-    issues: None = None
+
+    def __init__(self, value: _T) -> None:
+        _set_success_value(self, value)
+
+    @property
+    def issues(self) -> None:
+        """Always ``None``: a success has no issues."""
+        return None
+
+
+# The slot's own setter: skips the frozen ``__setattr__`` guard, as dataclasses do.
+_set_success_value: Callable[[Any, Any], None] = vars(SuccessResult)["value"].__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,40 +418,34 @@ def _validator(schema: Any) -> Callable[[Any], Any] | None:
     return None if schema is None else schema.__standard__.validate
 
 
-def _check_sync(target: Literal["input", "output"], result: Any) -> Any:
-    """Unwrap a validation result in a synchronous tool."""
-    try:
-        issues = result.issues
-    except AttributeError:
-        if inspect.isawaitable(result):
-            if inspect.iscoroutine(result):
-                result.close()
-            raise TypeError(
-                f"standard_tool: the {target} schema's validate returned an awaitable "
-                f"in a synchronous tool; {_ASYNC_HINT}"
-            ) from None
-        raise TypeError(
-            f"standard_tool: the {target} schema's validate returned "
-            f"{type(result).__name__}, not a result with .value and .issues"
-        ) from None
-    if issues is not None:
-        raise StandardToolValidationError(target, issues)
-    return result.value
-
-
-async def _check_async(target: Literal["input", "output"], result: Any) -> Any:
+def _not_a_result(target: str, result: Any) -> TypeError:
+    """The error for a ``validate`` that returned something other than a result."""
     if inspect.isawaitable(result):
-        result = await result
+        if inspect.iscoroutine(result):
+            result.close()
+        return TypeError(
+            f"standard_tool: the {target} schema's validate returned an awaitable "
+            f"in a synchronous tool; {_ASYNC_HINT}"
+        )
+    return TypeError(
+        f"standard_tool: the {target} schema's validate returned "
+        f"{type(result).__name__}, not a result with .value and .issues"
+    )
+
+
+def _value(target: Literal["input", "output"], result: Any) -> Any:
+    """Unwrap a validation result: its value, or raise for its issues."""
     try:
         issues = result.issues
     except AttributeError:
-        raise TypeError(
-            f"standard_tool: the {target} schema's validate returned "
-            f"{type(result).__name__}, not a result with .value and .issues"
-        ) from None
+        raise _not_a_result(target, result) from None
     if issues is not None:
         raise StandardToolValidationError(target, issues)
     return result.value
+
+
+# The per-call paths below are closures chosen once at build time, with the happy
+# path inlined: a call costs one extra frame over validate plus the handler.
 
 
 def _build_sync_run(
@@ -445,35 +454,54 @@ def _build_sync_run(
     check_in: Callable[[Any], Any] | None,
     check_out: Callable[[Any], Any] | None,
 ) -> _Run:
-    def call1(value: Any, meta: Any) -> Any:
+    def call1(value: Any = None, meta: Any = None) -> Any:
         return handler(value)
 
-    def call0(value: Any, meta: Any) -> Any:
+    def call0(value: Any = None, meta: Any = None) -> Any:
         return handler()
 
     call: _Run = handler if arity == 2 else call1 if arity == 1 else call0
 
     if check_out is None:
         if check_in is None:
-            return call
+            if arity != 2:
+                return call
+
+            def run(input: Any = None, meta: Any = None) -> Any:
+                return handler(input, meta)
+
+            return run
         validate_in = check_in
 
-        def run_in(input: Any, meta: Any) -> Any:
-            return call(_check_sync("input", validate_in(input)), meta)
+        def run_in(input: Any = None, meta: Any = None) -> Any:
+            result = validate_in(input)
+            try:
+                failed = result.issues is not None
+            except AttributeError:
+                raise _not_a_result("input", result) from None
+            if failed:
+                raise StandardToolValidationError("input", result.issues)
+            return call(result.value, meta)
 
         return run_in
     validate_out = check_out
     if check_in is None:
 
-        def run_out(input: Any, meta: Any) -> Any:
-            return _check_sync("output", validate_out(call(input, meta)))
+        def run_out(input: Any = None, meta: Any = None) -> Any:
+            return _value("output", validate_out(call(input, meta)))
 
         return run_out
     validate_both_in = check_in
 
-    def run_both(input: Any, meta: Any) -> Any:
-        value = _check_sync("input", validate_both_in(input))
-        return _check_sync("output", validate_out(call(value, meta)))
+    def run_both(input: Any = None, meta: Any = None) -> Any:
+        result = validate_both_in(input)
+        try:
+            failed = result.issues is not None
+        except AttributeError:
+            raise _not_a_result("input", result) from None
+        if failed:
+            raise StandardToolValidationError("input", result.issues)
+        return _value("output", validate_out(call(result.value, meta)))
 
     return run_both
 
@@ -481,18 +509,30 @@ def _build_sync_run(
 def _build_async_run(
     handler: Callable[..., Any],
     arity: int,
-    check_in: Any,
-    check_out: Any,
+    check_in: Callable[[Any], Any] | None,
+    check_out: Callable[[Any], Any] | None,
     handler_async: bool,
-) -> Callable[[Any, Any], Coroutine[Any, Any, Any]]:
-    async def run(input: Any, meta: Any) -> Any:
-        value = input if check_in is None else await _check_async("input", check_in(input))
-        output = handler(value, meta) if arity == 2 else handler(value) if arity else handler()
-        if handler_async or inspect.isawaitable(output):
+) -> Callable[..., Coroutine[Any, Any, Any]]:
+    in_async = _is_async_callable(check_in)
+    out_async = _is_async_callable(check_out)
+
+    async def run(input: Any = None, meta: Any = None) -> Any:
+        if check_in is not None:
+            result = check_in(input)
+            if in_async or (not hasattr(result, "issues") and inspect.isawaitable(result)):
+                result = await result
+            input = _value("input", result)
+        output = handler(input, meta) if arity == 2 else handler(input) if arity else handler()
+        if handler_async:
+            output = await output
+        elif inspect.isawaitable(output):
             output = await output
         if check_out is None:
             return output
-        return await _check_async("output", check_out(output))
+        result = check_out(output)
+        if out_async or (not hasattr(result, "issues") and inspect.isawaitable(result)):
+            result = await result
+        return _value("output", result)
 
     return run
 
@@ -780,18 +820,9 @@ def _build(
     }
     if runs_async:
         run_async = _build_async_run(execute, arity, check_in, check_out, handler_async)
-
-        async def execute_async(input: Any = None, meta: Any = None) -> Any:
-            return await run_async(input, meta)
-
-        return AsyncTool(run=run_async, execute=execute_async, **common)
-
+        return AsyncTool(run=run_async, execute=run_async, **common)
     run = _build_sync_run(execute, arity, check_in, check_out)
-
-    def execute_sync(input: Any = None, meta: Any = None) -> Any:
-        return run(input, meta)
-
-    return Tool(run=run, execute=execute_sync, **common)
+    return Tool(run=run, execute=run, **common)
 
 
 class _NoOutput:
