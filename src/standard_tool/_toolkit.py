@@ -15,9 +15,11 @@ import contextvars
 import inspect
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from typing_extensions import Literal
 
 from standard_tool._core import StandardToolV0Definition, StandardToolValidationError
 
@@ -403,35 +405,52 @@ class Toolkit:
 
     # -- provider formats (standard_tool.providers, imported when used) -------------------
 
-    def to_openai_chat(self, *, strict: bool = False) -> builtins.list[dict[str, Any]]:
-        """Return every tool as an OpenAI Chat Completions ``tools`` entry.
+    def to_openai_chat(
+        self, *, strict: bool | Literal["auto"] = "auto"
+    ) -> builtins.list[dict[str, Any]]:
+        """Declare every tool for the OpenAI Chat Completions API, in order.
 
+        Pass the same ``strict`` to :func:`~standard_tool.providers.run_openai_chat_tool_calls`.
         See :func:`standard_tool.providers.to_openai_chat`.
         """
         from standard_tool.providers import to_openai_chat
 
         return [to_openai_chat(t, strict=strict) for t in self._tools.values()]
 
-    def to_openai_responses(self, *, strict: bool = False) -> builtins.list[dict[str, Any]]:
-        """Return every tool as an OpenAI Responses ``tools`` entry.
+    def to_openai_responses(
+        self, *, strict: bool | Literal["auto"] = "auto"
+    ) -> builtins.list[dict[str, Any]]:
+        """Declare every tool for the OpenAI Responses API, in order.
 
+        Pass the same ``strict`` to
+        :func:`~standard_tool.providers.run_openai_responses_tool_calls`.
         See :func:`standard_tool.providers.to_openai_responses`.
         """
         from standard_tool.providers import to_openai_responses
 
         return [to_openai_responses(t, strict=strict) for t in self._tools.values()]
 
-    def to_anthropic(self) -> builtins.list[dict[str, Any]]:
-        """Return every tool as an Anthropic Messages ``tools`` entry.
+    def to_anthropic(
+        self, *, cache_control: Mapping[str, Any] | None = None
+    ) -> builtins.list[dict[str, Any]]:
+        """Declare every tool for the Anthropic Messages API, in order.
+
+        Args:
+            cache_control: a prompt-caching breakpoint (e.g. ``{"type":
+                "ephemeral"}``), set on the last tool so the whole list is cached.
 
         See :func:`standard_tool.providers.to_anthropic`.
         """
         from standard_tool.providers import to_anthropic
 
-        return [to_anthropic(t) for t in self._tools.values()]
+        tools = builtins.list(self._tools.values())
+        return [
+            to_anthropic(t, cache_control=cache_control if i == len(tools) - 1 else None)
+            for i, t in enumerate(tools)
+        ]
 
     def to_gemini(self) -> builtins.list[dict[str, Any]]:
-        """Return every tool as a Gemini function declaration.
+        """Declare every tool as a Gemini function declaration, in order.
 
         See :func:`standard_tool.providers.to_gemini`.
         """
@@ -440,7 +459,7 @@ class Toolkit:
         return [to_gemini(t) for t in self._tools.values()]
 
     def to_mcp(self) -> builtins.list[dict[str, Any]]:
-        """Return every tool as an MCP ``Tool`` definition.
+        """Declare every tool as an MCP ``Tool`` definition, in order.
 
         See :func:`standard_tool.providers.to_mcp`.
         """
