@@ -222,11 +222,12 @@ def _node_2020_to_07(node: JSONSchema) -> JSONSchema:
             if "$id" not in node:
                 out["$id"] = f"#{value}"
         elif key == "prefixItems":
-            out["items"] = value
-            if "items" in node:
-                out["additionalItems"] = node["items"]
+            if value:
+                out["items"] = value
+                if "items" in node:
+                    out["additionalItems"] = node["items"]
         elif key == "items":
-            if "prefixItems" not in node:
+            if not node.get("prefixItems"):
                 out["items"] = value
         elif key in ("dependentRequired", "dependentSchemas"):
             _merge_dependencies(out.setdefault("dependencies", {}), value)
@@ -536,9 +537,10 @@ def _openapi_type(value: Any, out: JSONSchema) -> bool:
     if not types:
         out["enum"] = [None]
         return True
-    branches: list[JSONSchema] = [
-        {"type": t, "nullable": True} if null else {"type": t} for t in types
-    ]
+    branches: list[JSONSchema] = []
+    for name in types:
+        branch: JSONSchema = {"type": name, "items": {}} if name == "array" else {"type": name}
+        branches.append({**branch, "nullable": True} if null else branch)
     if "anyOf" in out:
         out["allOf"] = [*out.get("allOf", ()), {"anyOf": branches}]
     else:
@@ -563,6 +565,8 @@ def _openapi_array(node: Mapping[str, Any], out: JSONSchema) -> None:
         out["items"] = _openapi(branches[0])
     elif branches:
         out["items"] = {"anyOf": [_openapi(b) for b in branches]}
+    if out.get("type") == "array" and "items" not in out:
+        out["items"] = {}  # OpenAPI 3.0: items MUST be present when type is array
 
 
 def _openapi_bounds(node: Mapping[str, Any], out: JSONSchema) -> None:
