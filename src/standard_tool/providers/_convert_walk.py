@@ -20,6 +20,7 @@ from standard_tool.providers._convert_common import (
     Plan,
     RefPlan,
     accepts_null,
+    bounded,
     is_array,
     is_object,
     object_root,
@@ -174,7 +175,7 @@ class Walker:
         return out, plan
 
     def _problem(self, path: Path, reason: str) -> None:
-        self.problems.append(f"{path_text(path)} {reason}")
+        self.problems.append(f"{bounded(path_text(path), 120)} {bounded(reason, 120)}")
 
     # ---------------------------------------------------------------- one node
 
@@ -357,8 +358,9 @@ class Walker:
             out, plan = self._array(node, path, depth, notes)
         elif kind == "null" and self.target == "gemini":
             self._problem(path, "accepts only null")
-        target: Target = self.target
-        keep = _KEEP[target].get(_family(kind), frozenset())
+        keep = _KEEP["openai" if self.target == "openai" else "gemini"].get(
+            _family(kind), frozenset()
+        )
         used = {"type", "enum", "properties", "required", "additionalProperties", "items"}
         for key, value in node.items():
             if key in used or key in _DROP or key in ("description", "title", "default"):

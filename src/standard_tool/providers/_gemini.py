@@ -92,8 +92,15 @@ class GeminiParameters:
         try:
             root = inline_refs(schema)
         except ValueError as err:
+            hint = (
+                "Gemini parameters are written out in full, without references, so a "
+                "recursive type cannot be declared; break the recursion (e.g. a fixed-depth "
+                "type). Details: "
+                if "recursive" in str(err)
+                else ""
+            )
             raise ProviderSchemaError(
-                f"{PREFIX}cannot declare tool {name!r} for Gemini: {err}"
+                bounded(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
         walker = Walker(root, "gemini")
         out, plan = walker.run()

@@ -22,7 +22,7 @@ from standard_tool.providers._convert_walk import Walker
 __all__ = ["OpenAIStrictError", "OpenAIStrictSchema", "openai_strict", "plain_parameters"]
 
 _MAX_REASONS = 8
-_MAX_REASON = 1500
+_MAX_REASON = 2000
 
 
 class OpenAIStrictError(ProviderSchemaError):
