@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Run the main demo: no network and no API key (a scripted model plays the LLM).
+# Usage: bash scripts/demo.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/_env.sh
+python=$(find_pythons | head -n 1)
+python=${python:-$(command -v python3)}
+ensure_venv "$python" .venvs/demo -e .
+exec .venvs/demo/bin/python examples/demo.py

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run the test suite on every CPython 3.10-3.13 found on this machine, each in its
+# own virtualenv under .venvs/ with all optional dependencies installed.
+# Usage: bash scripts/test.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/_env.sh
+
+mapfile -t pythons < <(find_pythons)
+if [ "${#pythons[@]}" -eq 0 ]; then
+    pythons=("$(command -v python3)")
+fi
+
+failed=()
+for python in "${pythons[@]}"; do
+    version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    dir=".venvs/py$version"
+    echo "== Python $version ($python)"
+    ensure_venv "$python" "$dir" -e ".[all]" --group test
+    if ! "$dir/bin/python" -m pytest -q -p no:cacheprovider "$@"; then
+        failed+=("$version")
+    fi
+done
+
+if [ "${#failed[@]}" -ne 0 ]; then
+    echo "tests failed on Python ${failed[*]}"
+    exit 1
+fi
+echo "tests passed on ${#pythons[@]} interpreter(s)"
