@@ -12,16 +12,6 @@ from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
-from tests.example_tools import (
-    ALL_TOOLS,
-    PLAIN_TOOL,
-    RECURSIVE_TOOLS,
-    count_nodes,
-    get_weather,
-    order_pydantic,
-    ping,
-    tag_resource,
-)
 from standard_tool import input_json_schema, standard_tool
 from standard_tool.providers import (
     OpenAIStrictError,
@@ -36,6 +26,16 @@ from standard_tool.providers import (
     to_mcp,
     to_openai_chat,
     to_openai_responses,
+)
+from tests.example_tools import (
+    ALL_TOOLS,
+    PLAIN_TOOL,
+    RECURSIVE_TOOLS,
+    count_nodes,
+    get_weather,
+    order_pydantic,
+    ping,
+    tag_resource,
 )
 
 IDS = [t.name for t in ALL_TOOLS]
@@ -71,7 +71,7 @@ def test_openai_without_strict_sends_the_tools_own_schema(tool: Any, convert: An
     original = input_json_schema(tool)
     original.pop("$schema", None)
     assert params == original
-    assert (payload["function"] if "function" in payload else payload)["strict"] is False
+    assert payload.get("function", payload)["strict"] is False
 
 
 @pytest.mark.parametrize("tool", ALL_TOOLS, ids=IDS)
@@ -154,7 +154,7 @@ def test_mcp_hoists_defs_when_wrapping_an_output() -> None:
     tool = standard_tool(
         name="t",
         description="d",
-        execute=lambda: [],
+        execute=list,
         output_schema=PLAIN_TOOL.output_schema,
     )
     assert to_mcp(tool)["outputSchema"]["properties"]["result"] == {"type": "number"}
@@ -232,7 +232,7 @@ def test_a_non_object_input_is_refused_for_every_target() -> None:
         input_schema=_plain({"type": "integer"}),
     )
     for convert in (to_openai_chat, to_anthropic, to_mcp, to_gemini):
-        with pytest.raises(ProviderSchemaError, match="standard_tool.providers: "):
+        with pytest.raises(ProviderSchemaError, match=r"standard_tool\.providers: "):
             convert(scalar)
 
 

@@ -209,7 +209,7 @@ def test_unions_of_models_decode_through_the_matching_branch() -> None:
             "tags": {"type": "object", "additionalProperties": {"type": "string"}},
         },
         ["meow", "tags"],
-    )  # noqa: E501
+    )
     dog = obj({"bark": {"type": "integer"}, "n": {"type": "integer"}}, ["bark"])
     s = strict(obj({"pet": {"anyOf": [cat, dog]}}, ["pet"]))
     assert s.decode({"pet": {"meow": True, "tags": [{"key": "a", "value": "b"}]}}) == {
@@ -234,7 +234,7 @@ def test_unions_of_models_decode_through_the_matching_branch() -> None:
                 "type": "object",
                 "properties": {"a": {"type": "string"}},
                 "additionalProperties": {"type": "string"},
-            },  # noqa: E501
+            },
             "both properties and additionalProperties",
         ),
         ({"allOf": [{"type": "string"}, {"type": "integer"}]}, "cannot be merged"),
