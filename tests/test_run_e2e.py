@@ -23,6 +23,7 @@ from standard_tool.providers import (
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
 )
+from tests.example_tools import lookup_user, tag_resource
 from tests.fakes.server import FakeModel, serve_fake_model
 from tests.fakes.tools import add, weather
 
@@ -295,3 +296,72 @@ async def test_anthropic_loop_runs_both_calls_and_reaches_the_final_answer(
     assert "anthropic-version" in headers
     sent_key = headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ")
     assert sent_key == "test"
+
+
+# -- OpenAI strict mode: arguments decoded back to the tools' own shape ---------------------
+
+STRICT_KIT = Toolkit([lookup_user, tag_resource])
+STRICT_CHAT_TOOLS: Any = STRICT_KIT.to_openai_chat(strict=True)
+
+
+def _check_strict_first(body: dict[str, Any]) -> None:
+    functions = [t["function"] for t in body["tools"]]
+    assert [f["strict"] for f in functions] == [True, True]
+    lookup = functions[0]["parameters"]
+    assert lookup["required"] == ["username", "limit"]
+    assert lookup["properties"]["limit"]["type"] == ["integer", "null"]
+    assert functions[1]["parameters"]["properties"]["tags"]["type"] == "array"
+
+
+def _check_strict_second(body: dict[str, Any]) -> None:
+    tool_messages = [m for m in body["messages"] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_s1", "call_s2"]
+    assert json.loads(tool_messages[0]["content"]) == {"username": "ada", "limit": 10}
+    assert json.loads(tool_messages[1]["content"]) == {"env": "prod", "team": "ml"}
+
+
+async def test_openai_chat_strict_arguments_are_decoded_before_the_tools_run(
+    model: FakeModel,
+) -> None:
+    tags = [{"key": "env", "value": "prod"}, {"key": "team", "value": "ml"}]
+    calls = [
+        _chat_tool_call("call_s1", "lookup_user", json.dumps({"username": "ada", "limit": None})),
+        _chat_tool_call("call_s2", "tag_resource", json.dumps({"resource_id": "r1", "tags": tags})),
+    ]
+    model.expect(
+        "/v1/chat/completions",
+        _chat_completion({"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"),
+        _check_strict_first,
+    )
+    model.expect(
+        "/v1/chat/completions",
+        _chat_completion({"role": "assistant", "content": "Done."}, "stop"),
+        _check_strict_second,
+    )
+    messages: list[Any] = [{"role": "user", "content": "Look up ada; tag r1."}]
+    async with openai.AsyncOpenAI(
+        api_key="test", base_url=f"{model.base_url}/v1", max_retries=0
+    ) as client:
+        while True:
+            completion = await client.chat.completions.create(
+                model="fake-model", messages=messages, tools=STRICT_CHAT_TOOLS
+            )
+            replies = await run_openai_chat_tool_calls(completion, STRICT_KIT, strict=True)
+            if not replies:
+                break
+            messages.append(completion.choices[0].message.to_dict())
+            messages.extend(replies)
+    assert completion.choices[0].message.content == "Done."
+
+
+async def test_strict_false_passes_the_arguments_through_undecoded() -> None:
+    arguments = json.dumps({"username": "ada", "limit": None})
+    response = {
+        "output": [
+            {"type": "function_call", "call_id": "c", "name": "lookup_user", "arguments": arguments}
+        ]
+    }
+    [decoded] = await run_openai_responses_tool_calls(response, STRICT_KIT)
+    [raw] = await run_openai_responses_tool_calls(response, STRICT_KIT, strict=False)
+    assert json.loads(decoded["output"]) == {"username": "ada", "limit": 10}
+    assert raw["output"].startswith("Error: input validation failed: limit:")

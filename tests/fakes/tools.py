@@ -110,22 +110,28 @@ class PlainTool:
 class Gate:
     """A barrier for asyncio on Python 3.10 (no ``asyncio.Barrier``): an Event and a counter.
 
-    ``await gate.arrive()`` returns once ``parties`` callers have arrived, or raises
-    ``TimeoutError`` after ``timeout`` seconds so a broken test fails instead of hanging.
+    ``await gate.arrive()`` returns once ``parties`` callers have arrived. The wait is
+    bounded by one deadline, ``timeout`` seconds after the first arrival: past it every
+    waiter raises ``TimeoutError``, so callers run one after another fail quickly
+    instead of hanging.
     """
 
     def __init__(self, parties: int, timeout: float = 10.0) -> None:
         self.parties = parties
         self.arrived = 0
         self.timeout = timeout
+        self._deadline: float | None = None
         self._open = asyncio.Event()
 
     async def arrive(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._deadline is None:
+            self._deadline = loop.time() + self.timeout
         self.arrived += 1
         if self.arrived >= self.parties:
             self._open.set()
         try:
-            await asyncio.wait_for(self._open.wait(), self.timeout)
+            await asyncio.wait_for(self._open.wait(), max(self._deadline - loop.time(), 0))
         except asyncio.TimeoutError:
             raise TimeoutError(
                 f"gate: only {self.arrived} of {self.parties} callers arrived"
