@@ -23,7 +23,6 @@ from standard_tool._core import (
     AsyncTool,
     FailureResult,
     Issue,
-    SuccessResult,
     Tool,
     standard_tool,
 )
@@ -38,6 +37,7 @@ from standard_tool._typeschema import (
     Err,
     Param,
     TypeSchemaError,
+    generate,
     to_json,
 )
 
@@ -62,6 +62,16 @@ class ToolDefinitionError(TypeSchemaError):
 
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
     return tuple(Issue(e.message, tuple(reversed(e.rpath)) or None) for e in errs[:MAX_ISSUES])
+
+
+class _Valid:
+    """A success result (a plain slotted object: cheaper to build than a frozen dataclass)."""
+
+    __slots__ = ("value",)
+    issues = None
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 class _JSONSchemaConverter:
@@ -96,13 +106,16 @@ class _Props:
     def __init__(self, check: Check, schema: dict[str, Any]) -> None:
         self.json_schema = _JSONSchemaConverter(schema)
 
-        def validate(value: Any, /, library_options: Any = None) -> Any:
+        def slow(value: Any, /, library_options: Any = None) -> Any:
             errs: list[Err] = []
             out = check(value, errs)
             if out is BAD:
                 return FailureResult(_issues(errs))
-            return SuccessResult(out)
+            return _Valid(out)
 
+        desc: tuple[Any, ...] = getattr(check, "_fast", ())
+        # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
+        validate = generate(check, _Valid, slow) if desc and desc[0] != "leaf" else slow
         self.validate = validate
 
 

@@ -246,6 +246,20 @@ def _check_any(v: Any, errs: list[Err]) -> Any:
     return v
 
 
+def mark(check: Check, *desc: Any) -> Check:
+    """Describe a check for the code generator (see :func:`generate`)."""
+    check.__dict__["_fast"] = desc
+    return check
+
+
+mark(_check_str, "leaf", "type({x}) is str")
+mark(_check_int, "leaf", "type({x}) is int")
+mark(_check_number, "leaf", "(type({x}) is float or type({x}) is int)")
+mark(_check_bool, "leaf", "type({x}) is bool")
+mark(_check_null, "leaf", "{x} is None")
+mark(_check_any, "leaf", "True")
+
+
 _RFC3339_DATE = r"(\d{4})-(\d{2})-(\d{2})"
 _RFC3339_TIME = r"(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})"
 _DATETIME_RE = re.compile(_RFC3339_DATE + "[Tt]" + _RFC3339_TIME, re.ASCII)
@@ -355,6 +369,9 @@ def _instance_check(cls: type | tuple[type, ...], expected: str, exclude: type |
         return BAD
 
     return check
+
+
+_check_py_int = mark(_instance_check(int, "integer", bool), "leaf", "type({x}) is int")
 
 
 # --------------------------------------------------------------------------------------
@@ -609,9 +626,7 @@ class Compiler:
         if tp is bool:
             return {"type": "boolean"}, _check_bool
         if tp is int:
-            return {"type": "integer"}, (
-                _instance_check(int, "integer", bool) if self.python else _check_int
-            )
+            return {"type": "integer"}, (_check_py_int if self.python else _check_int)
         if tp is float:
             return {"type": "number"}, _check_number
         if tp is str:
@@ -753,6 +768,8 @@ class Compiler:
             errs.append(_type_err(expected, v))
             return BAD
 
+        if not others and all(type(p) is str for p in flat):
+            mark(check, "leaf", "type({x}) is str and {x} in {c}", frozenset(strings))
         return schema, check
 
     def _enum(self, tp: type[enum.Enum], where: str) -> tuple[dict[str, Any], Check]:
@@ -808,7 +825,7 @@ class Compiler:
                     errs[start] = _type_err(pair, v)
                 return out
 
-            return {"anyOf": schemas}, optional
+            return {"anyOf": schemas}, mark(optional, "optional", inner)
 
         def check(v: Any, errs: list[Err]) -> Any:
             expected: list[str] = []
@@ -836,7 +853,11 @@ class Compiler:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
             kind = list if key is list else "sequence"
-            return {"type": "array", "items": schema}, self._array(check, kind)
+            accel: list[Callable[[Any], Any]] = []
+            array = self._array(check, kind, accel)
+            if not self.python:
+                mark(array, "list", check, accel)
+            return {"type": "array", "items": schema}, array
         if key in _SETS:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
@@ -860,7 +881,10 @@ class Compiler:
             return {"type": "object", "additionalProperties": schema}, self._mapping(check)
         raise TypeSchemaError(f"{where}: unsupported annotation {_type_name(tp)}")
 
-    def _array(self, item: Check, kind: Any) -> Check:
+    def _array(
+        self, item: Check, kind: Any, accel: list[Callable[[Any], Any]] | None = None
+    ) -> Check:
+        """``accel`` may receive a generated fast check of one item (tried first)."""
         python = self.python
         if python:
             accepted: Any = {
@@ -881,7 +905,13 @@ class Compiler:
                 return BAD
             out: list[Any] = []
             bad = False
+            fast = accel[0] if accel else None
             for i, x in enumerate(v):
+                if fast is not None:
+                    r = fast(x)
+                    if r is not BAD:
+                        out.append(r)
+                        continue
                 start = len(errs)
                 r = item(x, errs)
                 if r is BAD:
@@ -1039,6 +1069,8 @@ class Compiler:
                 return v
             return out if build is None else build(out)
 
+        if build is None and strict:
+            mark(check, "object", fields)
         return check
 
     def _typeddict(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
@@ -1330,6 +1362,13 @@ def _numeric(
             return r
         return BAD
 
+    desc = getattr(check, "_fast", ())
+    if desc and desc[0] == "leaf" and len(desc) == 2 and step is None:
+        tests = [desc[1]]
+        for bound, op in ((gt, ">"), (ge, ">="), (lt, "<"), (le, "<=")):
+            if bound is not None:
+                tests.append(f"{{x}} {op} {bound!r}")
+        mark(bounded, "leaf", " and ".join(tests))
     return out, bounded
 
 
@@ -1378,4 +1417,195 @@ def _sized(
             return r
         return BAD
 
+    desc = getattr(check, "_fast", ())
+    if desc and desc[0] == "leaf" and len(desc) == 2 and search is None:
+        tests = [desc[1]]
+        if lo is not None:
+            tests.append(f"len({{x}}) >= {lo}")
+        if hi is not None:
+            tests.append(f"len({{x}}) <= {hi}")
+        mark(sized, "leaf", " and ".join(tests))
     return out, sized
+
+
+# --------------------------------------------------------------------------------------
+# Code generation: one straight-line function for the common, valid case
+# --------------------------------------------------------------------------------------
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.functions: list[str] = []
+        self.pending: list[tuple[list[Any], str]] = []
+        self.ns: dict[str, Any] = {"BAD": BAD, "MISSING": MISSING}
+        self.n = 0
+
+    def function(self, check: Check, depth: int) -> str:
+        """Emit ``def fN(value)`` returning the converted value or ``BAD``; return its name."""
+        name = self.var("fn")
+        outer, self.lines = self.lines, []
+        result = self.node(check, "value", 1, depth)
+        body = "\n".join(self.lines)
+        self.lines = outer
+        self.functions.append(f"def {name}(value):\n{body}\n    return {result}\n")
+        return name
+
+    def var(self, prefix: str = "v") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def const(self, value: Any) -> str:
+        name = self.var("k")
+        self.ns[name] = value
+        return name
+
+    def emit(self, line: str, indent: int) -> None:
+        self.lines.append("    " * indent + line)
+
+    def node(self, check: Check, src: str, indent: int, depth: int) -> str:
+        """Emit code that leaves the converted value in a variable (returned), or returns BAD."""
+        desc: tuple[Any, ...] = getattr(check, "_fast", ())
+        kind = desc[0] if desc and depth < 8 else "call"
+        if kind == "leaf":
+            test = desc[1].format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
+            if test != "True":
+                self.emit(f"if not ({test}): return BAD", indent)
+            return src
+        if kind == "optional":
+            out = self.var()
+            self.emit(f"if {src} is None: {out} = None", indent)
+            self.emit("else:", indent)
+            inner = self.node(desc[1], src, indent + 1, depth + 1)
+            self.emit(f"{out} = {inner}", indent + 1)
+            return out
+        if kind == "list":
+            out, item = self.var(), self.var("i")
+            self.emit(f"if type({src}) is not list: return BAD", indent)
+            item_desc: tuple[Any, ...] = getattr(desc[1], "_fast", ())
+            if item_desc and item_desc[0] == "object":
+                # A separate function per item type: the fast path calls it, and the
+                # full check tries it first on each item, so rejecting one bad item
+                # does not re-check the good ones the slow way.
+                fn = self.function(desc[1], depth + 1)
+                self.pending.append((desc[2], fn))
+                self.emit(f"{out} = []", indent)
+                self.emit(f"for {item} in {src}:", indent)
+                self.emit(f"{item} = {fn}({item})", indent + 1)
+                self.emit(f"if {item} is BAD: return BAD", indent + 1)
+                self.emit(f"{out}.append({item})", indent + 1)
+                return out
+            if item_desc and item_desc[0] == "leaf":
+                self.emit(f"for {item} in {src}:", indent)
+                before = len(self.lines)
+                self.node(desc[1], item, indent + 1, depth + 1)
+                if len(self.lines) == before:
+                    self.lines.pop()
+                self.emit(f"{out} = list({src})", indent)
+                return out
+            self.emit(f"{out} = []", indent)
+            self.emit(f"for {item} in {src}:", indent)
+            r = self.node(desc[1], item, indent + 1, depth + 1)
+            self.emit(f"{out}.append({r})", indent + 1)
+            return out
+        if kind == "object":
+            return self.object(desc[1], src, indent, depth)
+        out = self.var()
+        self.emit(f"{out} = {self.const(check)}({src}, [])", indent)
+        self.emit(f"if {out} is BAD: return BAD", indent)
+        return out
+
+    def object(
+        self, fields: list[tuple[str, Check, bool, Any]], src: str, indent: int, depth: int
+    ) -> str:
+        self.emit(f"if type({src}) is not dict: return BAD", indent)
+        required = [f for f in fields if f[2]]
+        optional = [f for f in fields if not f[2]]
+        names = {f[0]: self.var("f") for f in fields}
+        if not optional:
+            self.emit(f"if len({src}) != {len(required)}: return BAD", indent)
+        if required:
+            self.emit("try:", indent)
+            for key, *_ in required:
+                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
+            self.emit("except KeyError: return BAD", indent)
+        for key, *_ in optional:
+            self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent)
+        if optional:
+            count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
+            self.emit(f"if len({src}) != {len(required)} + {count}: return BAD", indent)
+        out = self.var("o")
+        parts: list[str] = []
+        for key, check, *_ in required:
+            parts.append(f"{key!r}: {self.node(check, names[key], indent, depth + 1)}")
+        self.emit(f"{out} = {{{', '.join(parts)}}}", indent)
+        for key, check, _, default in optional:
+            self.emit(f"if {names[key]} is not MISSING:", indent)
+            r = self.node(check, names[key], indent + 1, depth + 1)
+            self.emit(f"{out}[{key!r}] = {r}", indent + 1)
+            if default is not MISSING:
+                self.emit(f"else: {out}[{key!r}] = {self.const(default)}", indent)
+        return out
+
+
+_STUB = compile(
+    "def validate(value, /, library_options=None):\n    return FIRST(value, library_options)\n",
+    "<standard_tool validator>",
+    "exec",
+)
+
+
+def generate(
+    check: Check, success: Callable[[Any], Any], failure: Callable[..., Any]
+) -> Callable[..., Any]:
+    """Return ``validate(value)``: straight-line generated code for the common valid case.
+
+    A valid value the fast path covers returns ``success(converted)``; anything
+    else returns ``failure(value)``, which runs the full check to find the
+    problems (or converts a valid value the fast path does not cover).
+
+    Compiling source costs about half a millisecond, so it happens on the first
+    call, not at decoration: the returned function starts as a stub and its
+    ``__code__`` is replaced in place by the generated code (same globals, no
+    closure), so callers that captured it keep the fast version.
+    """
+    ns: dict[str, Any] = {}
+    exec(_STUB, ns)  # noqa: S102 -- a fixed stub compiled once at import
+    validate = cast("Callable[..., Any]", ns["validate"])
+    lock = threading.Lock()
+
+    def first(value: Any, library_options: Any) -> Any:
+        with lock:
+            if validate.__code__.co_name == "validate":
+                _install(validate, ns, check, success, failure)
+        return validate(value, library_options)
+
+    ns["FIRST"] = first
+    return validate
+
+
+def _install(
+    validate: Callable[..., Any],
+    ns: dict[str, Any],
+    check: Check,
+    success: Callable[[Any], Any],
+    failure: Callable[..., Any],
+) -> None:
+    gen = _Gen()
+    result = gen.node(check, "value", 1, 0)
+    gen.ns["SUCCESS"], gen.ns["FAILURE"] = success, failure
+    body = "\n".join(gen.lines).replace("return BAD", "return FAILURE(value)")
+    source = "\n".join(
+        [
+            *gen.functions,
+            "def validate_fast(value, /, library_options=None):",
+            f"{body}\n    return SUCCESS({result})\n",
+        ]
+    )
+    code = compile(source, "<standard_tool validator>", "exec")
+    ns.update(gen.ns)
+    exec(code, ns)  # noqa: S102 -- generated from the compiled annotation, no user text
+    for accel, name in gen.pending:
+        if not accel:
+            accel.append(ns[name])
+    validate.__code__ = ns["validate_fast"].__code__
