@@ -45,7 +45,7 @@ def test_a_good_strict_schema_has_no_problems() -> None:
         (
             {"properties": {"a": {"enum": [[1]], "type": "array", "items": {"type": "integer"}}}},
             "/properties/a enum values",
-        ),  # noqa: E501
+        ),
     ],
 )
 def test_strict_checker_names_each_rule(change: dict[str, Any], expected: str) -> None:

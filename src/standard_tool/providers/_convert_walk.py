@@ -576,6 +576,9 @@ class Walker:
         """Copy title and description, and append constraints the target cannot check."""
         text = node.get("description")
         parts = [text] if isinstance(text, str) and text else []
+        existing = out.get("description")
+        if isinstance(existing, str) and existing:
+            parts.append(existing)
         if "default" in node:
             notes = [*notes, f"default: {value_text(node['default'])}"]
         if isinstance(node.get("examples"), list) and node["examples"]:
@@ -589,9 +592,7 @@ class Walker:
         if isinstance(title, str) and "title" not in result:
             result["title"] = title
         if parts:
-            existing = result.get("description")
-            joined = " ".join([existing, *parts] if isinstance(existing, str) else parts)
-            result["description"] = joined[:_MAX_DESCRIPTION]
+            result["description"] = " ".join(parts)[:_MAX_DESCRIPTION]
         return result
 
 
