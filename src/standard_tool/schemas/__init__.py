@@ -1,0 +1,125 @@
+"""Schema adapters: pydantic, msgspec and JSON Schema dicts as Standard Schemas.
+
+No schema library implements Standard Schema in Python, so this package brings the
+bridge. Each adapter lives in its own module and needs its library (an optional
+extra); importing this package imports none of them.
+
+- :mod:`standard_tool.schemas.pydantic`: :func:`~standard_tool.schemas.pydantic.pydantic_schema`
+  for a ``BaseModel`` subclass or any type ``pydantic.TypeAdapter`` accepts.
+- :mod:`standard_tool.schemas.msgspec`: :func:`~standard_tool.schemas.msgspec.msgspec_schema`
+  for a ``Struct`` type or any type ``msgspec.convert`` accepts.
+- :mod:`standard_tool.schemas.jsonschema`: :func:`~standard_tool.schemas.jsonschema.json_schema`
+  for a JSON Schema dict, validated with the ``jsonschema`` library.
+
+:func:`as_standard_schema` picks the adapter for an object; the
+:func:`~standard_tool.standard_tool` builder calls it for every schema that is not
+already a Standard Schema.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import typing
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from typing_extensions import TypeVar, overload
+
+from standard_tool import is_standard_json_schema, is_standard_schema
+from standard_tool.schemas._base import bounded_repr
+
+if TYPE_CHECKING:
+    from standard_tool import ToolSchema
+    from standard_tool.schemas.jsonschema import JSONSchema
+
+__all__ = ["as_standard_schema"]
+
+T = TypeVar("T")
+
+_ACCEPTED = (
+    "a pydantic model class, a msgspec Struct type, a JSON Schema dict, "
+    "or a type pydantic or msgspec can validate"
+)
+
+
+@overload
+def as_standard_schema(obj: Mapping[str, Any]) -> JSONSchema: ...
+@overload
+def as_standard_schema(obj: type[T]) -> ToolSchema[object, T]: ...
+@overload
+def as_standard_schema(obj: object) -> ToolSchema[object, Any]: ...
+def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
+    """Return a conforming schema (Standard Schema and Standard JSON Schema) for ``obj``.
+
+    - an object that already conforms is returned as is;
+    - a ``Mapping`` is a JSON Schema: :class:`~standard_tool.schemas.jsonschema.JSONSchema`;
+    - a pydantic ``BaseModel`` subclass: :class:`~standard_tool.schemas.pydantic.PydanticSchema`;
+    - a msgspec ``Struct`` type: :class:`~standard_tool.schemas.msgspec.MsgspecSchema`;
+    - any other type (``list[int]``, a ``TypedDict``, a dataclass, ``Annotated[...]``):
+      pydantic when it is installed, else msgspec.
+
+    The adapter's module (and its library) is imported only when needed.
+
+    Raises:
+        TypeError: ``obj`` is none of these (the message names what was passed).
+        ImportError: the library ``obj`` needs is not installed (the message names the
+            extra to install).
+
+    Example:
+        >>> schema = as_standard_schema({"type": "integer"})
+        >>> schema.__standard__.validate(3).value
+        3
+    """
+    if is_standard_schema(obj) and is_standard_json_schema(obj):
+        return cast("ToolSchema[object, Any]", obj)
+    if isinstance(obj, Mapping):
+        module: Any = _adapter("jsonschema", "jsonschema")
+        return module.JSONSchema(obj)  # type: ignore[no-any-return]
+    if not _is_type_form(obj):
+        raise TypeError(
+            f"as_standard_schema: expected {_ACCEPTED}; got {bounded_repr(obj)} "
+            f"(a {type(obj).__qualname__} instance)"
+        )
+    if _is_subclass_of(obj, "pydantic", "BaseModel"):
+        return _adapter("pydantic", "pydantic").PydanticSchema(obj)  # type: ignore[no-any-return]
+    if _is_subclass_of(obj, "msgspec", "Struct"):
+        return _adapter("msgspec", "msgspec").MsgspecSchema(obj)  # type: ignore[no-any-return]
+    for library in ("pydantic", "msgspec"):
+        if library in sys.modules or importlib.util.find_spec(library) is not None:
+            module = _adapter(library, library)
+            cls = module.PydanticSchema if library == "pydantic" else module.MsgspecSchema
+            return cls(obj)  # type: ignore[no-any-return]
+    raise ImportError(
+        f"as_standard_schema: validating the type {bounded_repr(obj)} needs pydantic or "
+        "msgspec; install the 'standard-tool[pydantic]' or 'standard-tool[msgspec]' extra"
+    )
+
+
+def _adapter(name: str, library: str) -> Any:
+    try:
+        return importlib.import_module(f"standard_tool.schemas.{name}")
+    except ImportError as err:
+        if err.name != library:
+            raise
+        raise ImportError(
+            f"as_standard_schema: this schema needs {library}; "
+            f"install the 'standard-tool[{library}]' extra",
+            name=library,
+        ) from err
+
+
+def _is_subclass_of(obj: object, module: str, name: str) -> bool:
+    # A class of a library that was never imported cannot be one of its subclasses.
+    library = sys.modules.get(module)
+    base = getattr(library, name, None)
+    return isinstance(obj, type) and isinstance(base, type) and issubclass(obj, base)
+
+
+def _is_type_form(obj: object) -> bool:
+    """Whether ``obj`` looks like a type: a class, ``list[int]``, ``int | None``, ``Annotated``."""
+    if isinstance(obj, type) or typing.get_origin(obj) is not None:
+        return True
+    # typing.NewType and TypeAliasType (``type X = ...``) have no origin but are types.
+    return type(obj).__name__ in ("NewType", "TypeAliasType")

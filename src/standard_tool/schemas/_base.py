@@ -1,0 +1,62 @@
+"""What every adapter shares: the cached, per-target JSON Schema emitter."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from standard_tool.dialects import SUPPORTED_TARGETS, convert, unsupported_target_message
+
+__all__ = ["JSONSchemaEmitter", "bounded_repr"]
+
+#: ``emit(mode, library_options)``: the canonical draft 2020-12 schema of one side.
+Emit = Callable[[str, Any], "dict[str, Any]"]
+
+_MAX_REPR = 80
+
+
+class JSONSchemaEmitter:
+    """A ``json_schema`` object: ``input``/``output`` for any supported target.
+
+    The library's schema is built and converted once per (side, target) and cached;
+    every call returns a deep copy, so callers may mutate what they get. A call with
+    ``library_options`` bypasses the cache, as the options may change the schema.
+    """
+
+    __slots__ = ("_cache", "_emit", "_lock")
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        self._cache: dict[tuple[str, str], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
+        """Return the JSON Schema of what ``validate`` accepts, for ``target``."""
+        return self._get("input", target, library_options)
+
+    def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
+        """Return the JSON Schema of what ``validate`` returns, for ``target``."""
+        return self._get("output", target, library_options)
+
+    def _get(self, side: str, target: str, library_options: Any) -> dict[str, Any]:
+        if target not in SUPPORTED_TARGETS:
+            raise ValueError(unsupported_target_message(target))
+        if library_options is not None:
+            return convert(self._emit(side, library_options), target)
+        key = (side, target)
+        cached = self._cache.get(key)
+        if cached is None:
+            with self._lock:
+                cached = self._cache.get(key)
+                if cached is None:
+                    cached = convert(self._emit(side, None), target)
+                    self._cache[key] = cached
+        return copy.deepcopy(cached)
+
+
+def bounded_repr(obj: object) -> str:
+    """Return ``repr(obj)``, cut to a readable length for an error message."""
+    text = repr(obj)
+    return text if len(text) <= _MAX_REPR else f"{text[: _MAX_REPR - 3]}..."

@@ -1,0 +1,206 @@
+"""msgspec adapter: a ``Struct`` type or any type ``msgspec.convert`` accepts, as a Standard Schema.
+
+Example:
+    >>> import msgspec
+    >>> from standard_tool.schemas.msgspec import msgspec_schema
+    >>> class Point(msgspec.Struct):
+    ...     x: int
+    ...     y: int = 0
+    >>> schema = msgspec_schema(Point)
+    >>> schema.__standard__.validate({"x": 1}).value
+    Point(x=1, y=0)
+    >>> schema.__standard__.validate({"x": "1"}).issues
+    (Issue(message='Expected `int`, got `str`', path=('x',)),)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Generic
+
+import msgspec
+from typing_extensions import TypeVar, overload
+
+from standard_tool import FailureResult, Issue, SuccessResult
+from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
+
+__all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
+
+T = TypeVar("T")
+
+#: The path segment for a mapping key msgspec does not name (it reports ``[...]``).
+UNKNOWN_KEY = "..."
+
+# msgspec reports where it failed as a suffix of the message:
+#   "<message> - at `$.items[0].name`"  or  "<message> - at `key` in `$.tags`".
+_AT = re.compile(r"^(?P<message>.*?) - at (?P<key>`key` in )?`\$(?P<path>[^`]*)`$", re.DOTALL)
+_SEGMENT = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[(?P<unknown>\.\.\.)\]")
+_MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`$")
+
+
+class MsgspecSchemaProps(Generic[T]):
+    """The ``__standard__`` object of a :class:`MsgspecSchema`.
+
+    Attributes:
+        version: always ``1``.
+        vendor: ``"msgspec"``.
+        json_schema: ``input``/``output`` JSON Schema for a target, from
+            ``msgspec.json.schema`` (the same for both sides).
+    """
+
+    __slots__ = ("_convert", "json_schema")
+
+    version: int = 1
+    vendor: str = "msgspec"
+
+    def __init__(self, convert: Callable[[object], T], type: Any) -> None:
+        self._convert = convert
+
+        def emit(side: str, options: Any) -> dict[str, Any]:
+            kwargs: dict[str, Any] = options or {}
+            return msgspec.json.schema(type, **kwargs)
+
+        self.json_schema = JSONSchemaEmitter(emit)
+
+    def validate(self, value: object, /) -> SuccessResult[T] | FailureResult:
+        """Validate ``value`` with ``msgspec.convert``; on failure, one issue.
+
+        The issue's ``path`` is the location msgspec reports, as a tuple of keys
+        (a field missing from an object is included in the path); its ``message``
+        is msgspec's, without the location suffix.
+        """
+        try:
+            return SuccessResult(self._convert(value))
+        except msgspec.ValidationError as err:
+            return FailureResult((_issue(str(err)),))
+
+
+def _issue(text: str) -> Issue:
+    match = _AT.match(text)
+    if match is None:
+        message, path = text, []
+    else:
+        message = match["message"]
+        path = [_key(m) for m in _SEGMENT.finditer(match["path"])]
+        if match["key"]:
+            message = f"invalid key: {message}"
+    missing = _MISSING.match(message)
+    if missing is not None:
+        path.append(missing["field"])
+    return Issue(message, tuple(path) or None)
+
+
+def _key(segment: re.Match[str]) -> str | int:
+    if segment["index"] is not None:
+        return int(segment["index"])
+    if segment["unknown"] is not None:
+        return UNKNOWN_KEY
+    return segment["name"]
+
+
+class MsgspecSchema(Generic[T]):
+    """A msgspec ``Struct`` type or any type ``msgspec.convert`` accepts, as a Standard Schema.
+
+    ``validate`` returns ``msgspec.convert(value, type=type, ...)`` (a Struct
+    instance for a Struct) or one issue with a structured ``path``. JSON Schema comes
+    from ``msgspec.json.schema`` and is converted to every target of
+    :mod:`standard_tool.dialects`.
+
+    Args:
+        type: a ``Struct`` type, a dataclass, a ``TypedDict``, ``list[int]``,
+            ``Annotated[...]``: anything ``msgspec.convert`` accepts.
+        strict: passed to ``msgspec.convert``. The default ``True`` accepts only
+            values of the right JSON kind (no ``"1"`` for an ``int``).
+        from_attributes: passed to ``msgspec.convert``.
+        dec_hook: passed to ``msgspec.convert``, for custom types.
+
+    Attributes:
+        type: the wrapped type.
+    """
+
+    __slots__ = ("__standard__", "type")
+
+    __standard__: MsgspecSchemaProps[T]
+
+    @overload
+    def __init__(
+        self,
+        type: type[T],
+        *,
+        strict: bool = True,
+        from_attributes: bool = False,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: MsgspecSchema[Any],
+        type: Any,
+        *,
+        strict: bool = True,
+        from_attributes: bool = False,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+    ) -> None: ...
+    def __init__(
+        self,
+        type: Any,
+        *,
+        strict: bool = True,
+        from_attributes: bool = False,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+    ) -> None:
+        self.type = type
+        convert = msgspec.convert
+        if strict and not from_attributes and dec_hook is None:
+
+            def convert_value(value: object) -> T:
+                return convert(value, type=type)  # type: ignore[no-any-return]
+
+        else:
+
+            def convert_value(value: object) -> T:
+                return convert(  # type: ignore[no-any-return]
+                    value,
+                    type=type,
+                    strict=strict,
+                    from_attributes=from_attributes,
+                    dec_hook=dec_hook,
+                )
+
+        # Fails now, not at the first call, for a type msgspec cannot handle.
+        msgspec.inspect.type_info(type)
+        self.__standard__ = MsgspecSchemaProps(convert_value, type)
+
+    def __repr__(self) -> str:
+        name = getattr(self.type, "__qualname__", None) or bounded_repr(self.type)
+        return f"MsgspecSchema({name})"
+
+
+@overload
+def msgspec_schema(
+    type: type[T],
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> MsgspecSchema[T]: ...
+@overload
+def msgspec_schema(
+    type: Any,
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> MsgspecSchema[Any]: ...
+def msgspec_schema(
+    type: Any,
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> MsgspecSchema[Any]:
+    """Wrap a msgspec ``Struct`` type or any type ``msgspec.convert`` accepts.
+
+    Same as :class:`MsgspecSchema`; the function reads better at call sites.
+    """
+    return MsgspecSchema(type, strict=strict, from_attributes=from_attributes, dec_hook=dec_hook)

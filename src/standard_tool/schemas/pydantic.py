@@ -1,0 +1,135 @@
+"""Pydantic adapter: any model class or type ``TypeAdapter`` accepts, as a Standard Schema.
+
+Example:
+    >>> from pydantic import BaseModel
+    >>> from standard_tool.schemas.pydantic import pydantic_schema
+    >>> class Point(BaseModel):
+    ...     x: int
+    ...     y: int = 0
+    >>> schema = pydantic_schema(Point)
+    >>> schema.__standard__.validate({"x": "1"}).value
+    Point(x=1, y=0)
+    >>> schema.__standard__.validate({}).issues
+    (Issue(message='Field required', path=('x',)),)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic
+
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import TypeVar, overload
+
+from standard_tool import FailureResult, Issue, SuccessResult
+from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
+
+if TYPE_CHECKING:
+    from pydantic import ConfigDict
+    from pydantic.json_schema import JsonSchemaMode
+
+__all__ = ["PydanticSchema", "PydanticSchemaProps", "pydantic_schema"]
+
+T = TypeVar("T")
+
+_MODES: dict[str, JsonSchemaMode] = {"input": "validation", "output": "serialization"}
+
+
+class PydanticSchemaProps(Generic[T]):
+    """The ``__standard__`` object of a :class:`PydanticSchema`.
+
+    Attributes:
+        version: always ``1``.
+        vendor: ``"pydantic"``.
+        json_schema: ``input``/``output`` JSON Schema for a target; input in
+            pydantic's validation mode, output in its serialization mode.
+    """
+
+    __slots__ = ("_validate_python", "json_schema")
+
+    version: int = 1
+    vendor: str = "pydantic"
+
+    def __init__(self, adapter: TypeAdapter[T]) -> None:
+        # The compiled validator's own method when the type is complete; the
+        # TypeAdapter's wrapper (which rebuilds on first use) while it is not.
+        self._validate_python = (
+            adapter.validator.validate_python
+            if adapter.pydantic_complete
+            else adapter.validate_python
+        )
+
+        def emit(side: str, options: Any) -> dict[str, Any]:
+            kwargs: dict[str, Any] = options or {}
+            return adapter.json_schema(mode=_MODES[side], **kwargs)
+
+        self.json_schema = JSONSchemaEmitter(emit)
+
+    def validate(self, value: object, /) -> SuccessResult[T] | FailureResult:
+        """Validate ``value``; on failure, one issue per pydantic error.
+
+        An issue's ``path`` is pydantic's error location (``None`` at the root) and
+        its ``message`` pydantic's short message, without URL or input.
+        """
+        try:
+            return SuccessResult(self._validate_python(value))
+        except ValidationError as err:
+            return FailureResult(_issues(err))
+
+
+def _issues(err: ValidationError) -> tuple[Issue, ...]:
+    return tuple(
+        Issue(e["msg"], tuple(e["loc"]) or None)
+        for e in err.errors(include_url=False, include_context=False, include_input=False)
+    )
+
+
+class PydanticSchema(Generic[T]):
+    """A pydantic model class or any type ``TypeAdapter`` accepts, as a Standard Schema.
+
+    ``validate`` returns the validated value (a model instance for a model) or
+    issues whose ``path`` is the error location. It also emits JSON Schema for
+    every target of :mod:`standard_tool.dialects`.
+
+    Args:
+        type: a ``BaseModel`` subclass, a dataclass, a ``TypedDict``, ``list[int]``,
+            ``Annotated[...]``: anything ``pydantic.TypeAdapter`` accepts.
+        config: a ``ConfigDict`` for types that are not models (pydantic refuses
+            a config for a ``BaseModel``).
+
+    Attributes:
+        type: the wrapped type.
+        adapter: the ``pydantic.TypeAdapter`` doing the work.
+    """
+
+    __slots__ = ("__standard__", "adapter", "type")
+
+    __standard__: PydanticSchemaProps[T]
+
+    @overload
+    def __init__(self, type: type[T], *, config: ConfigDict | None = None) -> None: ...
+    @overload
+    def __init__(
+        self: PydanticSchema[Any], type: Any, *, config: ConfigDict | None = None
+    ) -> None: ...
+    def __init__(self, type: Any, *, config: ConfigDict | None = None) -> None:
+        self.type = type
+        self.adapter: TypeAdapter[T] = (
+            TypeAdapter(type) if config is None else TypeAdapter(type, config=config)
+        )
+        self.__standard__ = PydanticSchemaProps(self.adapter)
+
+    def __repr__(self) -> str:
+        name = getattr(self.type, "__qualname__", None) or bounded_repr(self.type)
+        return f"PydanticSchema({name})"
+
+
+@overload
+def pydantic_schema(type: type[T], *, config: ConfigDict | None = None) -> PydanticSchema[T]: ...
+@overload
+def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any]: ...
+def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any]:
+    """Wrap a pydantic model class or any type ``TypeAdapter`` accepts.
+
+    Same as :class:`PydanticSchema`; the function reads better at call sites.
+    """
+    return PydanticSchema(type, config=config)
