@@ -320,8 +320,15 @@ def parse_date(text: str) -> dt.date | None:
         return None
 
 
+#: The strings a ``UUID`` parameter accepts (also emitted as the schema's ``pattern``).
+UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+_UUID_RE = re.compile(UUID_PATTERN)
+
+
 def parse_uuid(text: str) -> uuid.UUID | None:
     """Parse a hyphenated UUID; ``None`` when it is not one."""
+    if _UUID_RE.search(text) is None:
+        return None
     try:
         value = uuid.UUID(text)
     except ValueError:
@@ -660,6 +667,9 @@ class Compiler:
             schema: dict[str, Any] = {"type": "string", "format": fmt}
             if tp is decimal.Decimal:
                 schema["pattern"] = DECIMAL_PATTERN
+            elif tp is uuid.UUID:
+                # draft-07 has no "uuid" format; the pattern enforces it in every dialect.
+                schema["pattern"] = UUID_PATTERN
             if self.python:
                 exclude = dt.datetime if tp is dt.date else None
                 return schema, _instance_check(tp, tp.__name__, exclude)
@@ -1080,12 +1090,15 @@ class Compiler:
         props: dict[str, Any] = {}
         fields: list[tuple[str, Check, bool, Any]] = []
         for key, hint in hints.items():
+            # Under ``from __future__ import annotations`` the class cannot see
+            # NotRequired in its string annotations; the resolved hint can.
+            required = _qualified(hint, key in required_keys)
             hint = _strip_qualifiers(hint)
             schema, check, _ = self.compile(hint, f"{where}: {tp.__name__}.{key}")
             if key in docs and "description" not in schema:
                 schema = {**schema, "description": docs[key]}
             props[key] = schema
-            fields.append((key, check, key in required_keys, MISSING))
+            fields.append((key, check, required, MISSING))
         schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
         return schema, self.object_check(fields, None, None)
 
@@ -1229,6 +1242,20 @@ class Compiler:
             f"{where}: constraints {sorted(constraints)} need a number, string, array or "
             "object type; put them inside the union, e.g. Optional[Annotated[int, ...]]"
         )
+
+
+def _qualified(hint: Any, default: bool) -> bool:
+    """Whether a TypedDict key is required, from its (resolved) qualifiers."""
+    while True:
+        origin = get_origin(hint)
+        if origin is Required:
+            return True
+        if origin is NotRequired:
+            return False
+        if origin in (ReadOnly, Annotated):
+            hint = get_args(hint)[0]
+            continue
+        return default
 
 
 def _strip_qualifiers(hint: Any) -> Any:
