@@ -1,10 +1,11 @@
 """standard-tool: one neutral shape for an LLM tool.
 
 The core (``standard_tool._core``) implements the Standard Schema / Standard JSON
-Schema Python binding and the Standard Tool V0 interface; everything here is
-re-exported from it. Optional layers live in submodules and are never imported
-by this package: ``standard_tool.schemas``, ``standard_tool.dialects``,
-``standard_tool.providers``.
+Schema Python binding and the Standard Tool V0 interface. This namespace
+re-exports it, plus two layers that need nothing beyond ``typing-extensions``:
+function tools (``tool``, ``Param``, ``Meta``) and ``Toolkit``. The optional
+layers live in submodules and are never imported here: ``standard_tool.schemas``,
+``standard_tool.dialects``, ``standard_tool.providers``.
 """
 
 from standard_tool._core import (
@@ -38,6 +39,8 @@ from standard_tool._core import (
     run_tool_sync,
     standard_tool,
 )
+from standard_tool._function import Meta, Param, ToolDefinitionError, tool
+from standard_tool._toolkit import Toolkit, ToolResult
 
 __version__ = "0.1.0"
 
@@ -49,6 +52,8 @@ __all__ = [
     "Issue",
     "IssueLike",
     "JSONSchemaConverter",
+    "Meta",
+    "Param",
     "PathSegment",
     "PathSegmentLike",
     "StandardJSONSchemaV1",
@@ -61,8 +66,11 @@ __all__ = [
     "StandardToolValidationError",
     "SuccessResult",
     "Tool",
+    "ToolDefinitionError",
+    "ToolResult",
     "ToolSchema",
     "ToolSchemaProps",
+    "Toolkit",
     "__version__",
     "input_json_schema",
     "is_standard_json_schema",
@@ -72,4 +80,5 @@ __all__ = [
     "run_tool",
     "run_tool_sync",
     "standard_tool",
+    "tool",
 ]
