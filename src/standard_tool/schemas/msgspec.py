@@ -49,16 +49,17 @@ class MsgspecSchemaProps(Generic[T]):
             ``msgspec.json.schema`` (the same for both sides).
     """
 
-    __slots__ = ("_convert", "json_schema")
+    __slots__ = ("_options", "_type", "json_schema")
 
     version: int = 1
     vendor: str = "msgspec"
 
-    def __init__(self, convert: Callable[[object], T], type: Any) -> None:
-        self._convert = convert
+    def __init__(self, type: Any, options: dict[str, Any]) -> None:
+        self._type = type
+        self._options = options
 
-        def emit(side: str, options: Any) -> dict[str, Any]:
-            kwargs: dict[str, Any] = options or {}
+        def emit(side: str, library_options: Any) -> dict[str, Any]:
+            kwargs: dict[str, Any] = library_options or {}
             return msgspec.json.schema(type, **kwargs)
 
         self.json_schema = JSONSchemaEmitter(emit)
@@ -71,9 +72,14 @@ class MsgspecSchemaProps(Generic[T]):
         is msgspec's, without the location suffix.
         """
         try:
-            return SuccessResult(self._convert(value))
+            if self._options:
+                return SuccessResult(_convert(value, type=self._type, **self._options))
+            return SuccessResult(_convert(value, type=self._type))
         except msgspec.ValidationError as err:
             return FailureResult((_issue(str(err)),))
+
+
+_convert = msgspec.convert
 
 
 def _issue(text: str) -> Issue:
@@ -150,26 +156,16 @@ class MsgspecSchema(Generic[T]):
         dec_hook: Callable[[type, Any], Any] | None = None,
     ) -> None:
         self.type = type
-        convert = msgspec.convert
-        if strict and not from_attributes and dec_hook is None:
-
-            def convert_value(value: object) -> T:
-                return convert(value, type=type)  # type: ignore[no-any-return]
-
-        else:
-
-            def convert_value(value: object) -> T:
-                return convert(  # type: ignore[no-any-return]
-                    value,
-                    type=type,
-                    strict=strict,
-                    from_attributes=from_attributes,
-                    dec_hook=dec_hook,
-                )
-
         # Fails now, not at the first call, for a type msgspec cannot handle.
         msgspec.inspect.type_info(type)
-        self.__standard__ = MsgspecSchemaProps(convert_value, type)
+        options: dict[str, Any] = {}
+        if not strict:
+            options["strict"] = False
+        if from_attributes:
+            options["from_attributes"] = True
+        if dec_hook is not None:
+            options["dec_hook"] = dec_hook
+        self.__standard__ = MsgspecSchemaProps(type, options)
 
     def __repr__(self) -> str:
         name = getattr(self.type, "__qualname__", None) or bounded_repr(self.type)
