@@ -372,3 +372,29 @@ async def test_an_async_callable_object_as_execute_is_treated_as_async() -> None
     assert (await kit.execute("obj", timeout=5)).value == "async"
     with pytest.raises(RuntimeError):
         kit.execute_sync("obj")
+
+
+# -- provider formats ----------------------------------------------------------------------
+
+
+def test_provider_conversions_cover_every_tool_in_order() -> None:
+    from standard_tool import providers
+
+    kit = Toolkit([weather, add])
+    assert kit.to_openai_chat() == [providers.to_openai_chat(t) for t in (weather, add)]
+    assert kit.to_openai_chat(strict=False) == [
+        providers.to_openai_chat(t, strict=False) for t in (weather, add)
+    ]
+    assert kit.to_openai_responses(strict=False) == [
+        providers.to_openai_responses(t, strict=False) for t in (weather, add)
+    ]
+    assert kit.to_gemini() == [providers.to_gemini(t) for t in (weather, add)]
+    assert kit.to_mcp() == [providers.to_mcp(t) for t in (weather, add)]
+    assert [t["name"] for t in kit.to_anthropic()] == ["get_weather", "add"]
+
+
+def test_to_anthropic_puts_the_cache_breakpoint_on_the_last_tool_only() -> None:
+    tools = Toolkit([weather, add]).to_anthropic(cache_control={"type": "ephemeral"})
+    assert "cache_control" not in tools[0]
+    assert tools[1]["cache_control"] == {"type": "ephemeral"}
+    assert Toolkit().to_anthropic(cache_control={"type": "ephemeral"}) == []
