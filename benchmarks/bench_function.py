@@ -15,7 +15,7 @@ reject <= 2x; decoration < 1 ms). Run: ``python benchmarks/bench_function.py``.
 from __future__ import annotations
 
 import timeit
-from typing import Any, Callable, Literal, Optional
+from typing import Any, Callable, Literal
 
 import toolschema
 from annotated_types import Gt
@@ -42,7 +42,7 @@ def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:
     return city
 
 
-def place_order(items: list[Item], address: Address, note: Optional[str] = None) -> int:
+def place_order(items: list[Item], address: Address, note: str | None = None) -> int:
     """Place an order."""
     return len(items)
 
@@ -54,7 +54,7 @@ class TsItem(TypedDict):
     qty: Annotated[int, toolschema.Field(gt=0)]
 
 
-def ts_place_order(items: list[TsItem], address: Address, note: Optional[str] = None) -> int:
+def ts_place_order(items: list[TsItem], address: Address, note: str | None = None) -> int:
     """Place an order."""
     return len(items)
 
@@ -67,7 +67,7 @@ class WeatherArgs(TypedDict):
 class OrderArgs(TypedDict):
     items: list[Item]
     address: Address
-    note: NotRequired[Optional[str]]
+    note: NotRequired[str | None]
 
 
 FLAT = {"city": "Paris", "units": "f"}
@@ -139,16 +139,12 @@ def main() -> None:
             REJECT,
             5_000,
             {
-                "@tool": rejecting(
-                    lambda: ours_order.execute(REJECT), StandardToolValidationError
-                ),
+                "@tool": rejecting(lambda: ours_order.execute(REJECT), StandardToolValidationError),
                 "TypeAdapter": rejecting(
                     lambda: place_order(**ta_order.validate_python(REJECT)), ValidationError
                 ),
                 "validate_call": rejecting(lambda: vc_order(**REJECT), ValidationError),
-                "toolschema": rejecting(
-                    lambda: ts_call(ts_order, place_order, REJECT), ValueError
-                ),
+                "toolschema": rejecting(lambda: ts_call(ts_order, place_order, REJECT), ValueError),
             },
         ),
     ]
@@ -165,7 +161,9 @@ def main() -> None:
             print(f"{case:<8}{label:<15}{us:>10.2f}{us / base:>15.2f}x")
         ratio = times["@tool"] / base
         verdict = "ok" if ratio <= targets[case] else "OVER TARGET"
-        print(f"{case:<8}@tool / TypeAdapter = {ratio:.2f}x (target <= {targets[case]}x): {verdict}")
+        print(
+            f"{case:<8}@tool / TypeAdapter = {ratio:.2f}x (target <= {targets[case]}x): {verdict}"
+        )
         print()
 
     def ten(
@@ -175,7 +173,7 @@ def main() -> None:
         d: bool,
         e: list[str],
         f: dict[str, int],
-        g: Optional[str] = None,
+        g: str | None = None,
         h: Literal["x", "y"] = "x",
         i: Annotated[int, Gt(0)] = 1,
         j: tuple[int, str] = (1, "a"),

@@ -8,7 +8,7 @@ import decimal
 import enum
 import uuid
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple, Optional, Union
+from typing import Any, Literal, NamedTuple
 
 import pytest
 from annotated_types import Ge, Gt, Le, Len, MaxLen, MinLen, MultipleOf
@@ -56,16 +56,24 @@ class Node(TypedDict):
 
 def f_scalars(s: str, i: int, f: float, b: bool, n: None) -> None: ...
 def f_defaults(city: str, units: Literal["c", "f"] = "c", days: int = 1) -> None: ...
-def f_optional(note: Optional[str] = None, count: Union[int, str, None] = None) -> None: ...
+def f_optional(note: str | None = None, count: int | str | None = None) -> None: ...
 def f_containers(
-    a: list[int], t: tuple[int, str], u: tuple[float, ...], s: set[str], fs: frozenset[int],
-    d: dict[str, bool], q: Sequence[str],
+    a: list[int],
+    t: tuple[int, str],
+    u: tuple[float, ...],
+    s: set[str],
+    fs: frozenset[int],
+    d: dict[str, bool],
+    q: Sequence[str],
 ) -> None: ...
 def f_literals(mode: Literal["a", 1, True, None], color: Color, level: Level) -> None: ...
 def f_constraints(
-    pos: Annotated[int, Gt(0), Le(100)], ratio: Annotated[float, Ge(0.5), MultipleOf(0.5)],
-    name: Annotated[str, MinLen(2), MaxLen(5)], tags: Annotated[list[str], Len(1, 3)],
-    code: Annotated[str, Param(pattern="^[A-Z]+$")], step: Annotated[int, MultipleOf(3)] = 0,
+    pos: Annotated[int, Gt(0), Le(100)],
+    ratio: Annotated[float, Ge(0.5), MultipleOf(0.5)],
+    name: Annotated[str, MinLen(2), MaxLen(5)],
+    tags: Annotated[list[str], Len(1, 3)],
+    code: Annotated[str, Param(pattern="^[A-Z]+$")],
+    step: Annotated[int, MultipleOf(3)] = 0,
 ) -> None: ...
 def f_typed(order: list[Item], address: Address) -> None: ...
 def f_records(p: Point, pair: Pair) -> None: ...
@@ -78,8 +86,18 @@ def f_kwargs(a: int, **rest: str) -> None: ...
 
 
 EXAMPLES = [
-    f_scalars, f_defaults, f_optional, f_containers, f_literals, f_constraints, f_typed,
-    f_records, f_formats, f_any, f_recursive, f_kwargs,
+    f_scalars,
+    f_defaults,
+    f_optional,
+    f_containers,
+    f_literals,
+    f_constraints,
+    f_typed,
+    f_records,
+    f_formats,
+    f_any,
+    f_recursive,
+    f_kwargs,
 ]
 
 
@@ -99,7 +117,7 @@ def test_checker_catches_a_tool_that_drops_unknown_keys() -> None:
             version = 1
             vendor = "test"
 
-            class json_schema:  # noqa: N801
+            class json_schema:
                 @staticmethod
                 def input(*, target: str, library_options: Any = None) -> dict[str, Any]:
                     return {

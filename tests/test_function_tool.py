@@ -8,7 +8,7 @@ import decimal
 import enum
 import inspect
 import uuid
-from typing import Any, Literal, NamedTuple, Optional
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 import pydantic
@@ -165,7 +165,7 @@ def test_no_coercion_from_strings_or_bools() -> None:
 
 
 def test_null_only_where_the_schema_allows_it() -> None:
-    def f(a: str, b: Optional[str] = None) -> Optional[str]:
+    def f(a: str, b: str | None = None) -> str | None:
         return b
 
     t = tool(f)
@@ -225,18 +225,39 @@ def test_function_receives_real_python_values() -> None:
     seen: dict[str, Any] = {}
 
     def f(
-        color: Color, level: Priority, p: Point, span: Span, when: dt.datetime, day: dt.date,
-        at: dt.time, ident: uuid.UUID, price: decimal.Decimal, pair: tuple[int, str],
-        tags: set[str], frozen: frozenset[int], item: Item,
+        color: Color,
+        level: Priority,
+        p: Point,
+        span: Span,
+        when: dt.datetime,
+        day: dt.date,
+        at: dt.time,
+        ident: uuid.UUID,
+        price: decimal.Decimal,
+        pair: tuple[int, str],
+        tags: set[str],
+        frozen: frozenset[int],
+        item: Item,
     ) -> None:
         seen.update(locals())
 
-    tool(f).execute({
-        "color": "red", "level": 2, "p": {"x": 1}, "span": {"start": 1, "end": 2},
-        "when": "2024-05-01T12:30:00.5Z", "day": "2024-05-01", "at": "08:00:00+02:00",
-        "ident": "12345678-1234-5678-1234-567812345678", "price": "10.50",
-        "pair": [1, "a"], "tags": ["a", "b"], "frozen": [1], "item": {"sku": "s", "qty": 1},
-    })
+    tool(f).execute(
+        {
+            "color": "red",
+            "level": 2,
+            "p": {"x": 1},
+            "span": {"start": 1, "end": 2},
+            "when": "2024-05-01T12:30:00.5Z",
+            "day": "2024-05-01",
+            "at": "08:00:00+02:00",
+            "ident": "12345678-1234-5678-1234-567812345678",
+            "price": "10.50",
+            "pair": [1, "a"],
+            "tags": ["a", "b"],
+            "frozen": [1],
+            "item": {"sku": "s", "qty": 1},
+        }
+    )
     assert seen["color"] is Color.RED
     assert seen["level"] is Priority.HIGH
     assert seen["p"] == Point(1, 0)
@@ -253,8 +274,9 @@ def test_function_receives_real_python_values() -> None:
 
 
 def test_schema_advertises_the_conversions() -> None:
-    def f(color: Color, when: dt.datetime, tags: set[str], pair: tuple[int, str], p: Point) -> None:
-        ...
+    def f(
+        color: Color, when: dt.datetime, tags: set[str], pair: tuple[int, str], p: Point
+    ) -> None: ...
 
     schema = input_json_schema(tool(f))
     props = schema["properties"]
@@ -332,7 +354,7 @@ def test_output_is_checked_against_the_return_annotation() -> None:
 
 
 def test_no_output_schema_without_a_return_annotation_or_for_none() -> None:
-    def a(x: int): ...  # type: ignore[no-untyped-def]  # noqa: ANN202
+    def a(x: int): ...  # type: ignore[no-untyped-def]
 
     def b(x: int) -> None: ...
 
@@ -427,7 +449,7 @@ def test_unsupported_annotation_fails_at_decoration_naming_the_parameter() -> No
 def test_args_and_positional_only_are_rejected() -> None:
     def f(a: int, /, *rest: int) -> None: ...
 
-    with pytest.raises(ToolDefinitionError, match="positional-only.*\\*rest"):
+    with pytest.raises(ToolDefinitionError, match=r"positional-only.*\*rest"):
         tool(f)
 
 
@@ -441,7 +463,7 @@ def test_constraint_on_the_wrong_type_fails_at_decoration() -> None:
 def test_unresolvable_forward_reference_names_the_parameter() -> None:
     def f(a: Missing) -> None: ...  # type: ignore[name-defined]  # noqa: F821
 
-    with pytest.raises(ToolDefinitionError, match="parameter 'a'.*Missing"):
+    with pytest.raises(ToolDefinitionError, match=r"parameter 'a'.*Missing"):
         tool(f)
 
 

@@ -112,7 +112,7 @@ def _google_items(body: list[str]) -> dict[str, str]:
         if len(line) - len(line.lstrip()) == indent:
             m = _GOOGLE_ITEM.match(line.strip())
             if m:
-                current = m.group(1)
+                current = str(m.group(1))
                 items[current] = m.group(2).strip()
                 continue
         if current is not None:

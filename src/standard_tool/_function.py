@@ -28,10 +28,10 @@ from standard_tool._core import (
 )
 from standard_tool._fn_docstring import parse_docstring
 from standard_tool._typeschema import (
-    MISSING,
     BAD,
     MAX_ISSUES,
     META_MARKER,
+    MISSING,
     Check,
     Compiler,
     Err,
@@ -152,7 +152,7 @@ def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
     for key, value in raw.items():
         if isinstance(value, str):
             try:
-                value = eval(value, globalns)  # noqa: S307 -- annotations are code
+                value = eval(value, globalns)
             except Exception as err:
                 where = "return annotation" if key == "return" else f"parameter {key!r}"
                 problems.append(f"{where}: cannot resolve {value!r:.80}: {err}")
@@ -306,7 +306,7 @@ class _ToolDecorator:
         self._title = title
 
     @overload
-    def __call__(
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
         self, fn: Callable[..., Coroutine[Any, Any, _R]], /
     ) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
     @overload
@@ -316,7 +316,7 @@ class _ToolDecorator:
 
 
 @overload
-def tool(
+def tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
     fn: Callable[..., Coroutine[Any, Any, _R]], /
 ) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
 @overload

