@@ -16,7 +16,7 @@ def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:
 
 assert_type(get_weather, Tool[dict[str, Any], str, str, Any])
 assert_type(get_weather.execute({"city": "Paris"}), str)
-assert_type(get_weather.formatted().execute({"city": "Paris"}), "str | ErrorEnvelope")
+assert_type(get_weather.formatted().execute({"city": "Paris"}), str | ErrorEnvelope)
 
 
 @tool
