@@ -40,12 +40,14 @@ from standard_tool.providers._run import (
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
 )
+from standard_tool.providers._run_mcp import MCPToolHandlers, mcp_server, mcp_tool_handlers
 from standard_tool.providers._strict import OpenAIStrictError, OpenAIStrictSchema, openai_strict
 
 __all__ = [
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
     "GeminiParameters",
+    "MCPToolHandlers",
     "OpenAIChatToolMessage",
     "OpenAIResponsesToolOutput",
     "OpenAIStrictError",
@@ -60,6 +62,8 @@ __all__ = [
     "mcp_call_tool_result",
     "mcp_output_wrapped",
     "mcp_result_formatter",
+    "mcp_server",
+    "mcp_tool_handlers",
     "openai_strict",
     "openai_tool_output",
     "run_anthropic_tool_calls",
