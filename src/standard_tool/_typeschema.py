@@ -886,8 +886,8 @@ class Compiler:
         if key in _SETS:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
-            unique = frozenset if key is frozenset else set
-            return {"type": "array", "items": schema, "uniqueItems": True}, self._array(check, unique)
+            array = self._array(check, frozenset if key is frozenset else set)
+            return {"type": "array", "items": schema, "uniqueItems": True}, array
         if key is tuple:
             if not args:
                 args = (Any, ...)
@@ -1169,7 +1169,9 @@ class Compiler:
 
     def _hints(self, tp: Any, where: str) -> dict[str, Any]:
         module = sys.modules.get(tp.__module__)
-        globalns = dict(getattr(module, "__dict__", {}))
+        # The class's module first; the decorated function's globals cover classes
+        # defined where no module is registered (exec'd code, notebooks).
+        globalns = {**self.globalns, **getattr(module, "__dict__", {})}
         localns = {**self.localns, tp.__name__: tp}
         try:
             return get_type_hints(tp, globalns, localns, include_extras=True)
@@ -1269,7 +1271,7 @@ def _is_dataclass(tp: Any) -> bool:
 
 
 def _is_record(tp: Any) -> bool:
-    """A dataclass or a NamedTuple class."""
+    """Tell whether ``tp`` is a dataclass or a NamedTuple class."""
     return _is_dataclass(tp) or (hasattr(tp, "_fields") and issubclass(tp, tuple))
 
 
