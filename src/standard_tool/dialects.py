@@ -26,6 +26,7 @@ __all__ = [
     "DRAFT_2020_12_URI",
     "SUPPORTED_TARGETS",
     "convert",
+    "copy_schema",
     "detect_dialect",
     "inline_refs",
     "to_draft07",
@@ -139,6 +140,19 @@ def unsupported_target_message(target: object) -> str:
     """Return the message of the ``ValueError`` for an unsupported target (adapters reuse it)."""
     supported = ", ".join(repr(t) for t in SUPPORTED_TARGETS)
     return f"unsupported JSON Schema target {_short(target)}; supported targets: {supported}"
+
+
+def copy_schema(schema: Mapping[str, Any]) -> JSONSchema:
+    """Return a deep copy of ``schema`` made of plain dicts and lists.
+
+    Any ``Mapping`` becomes a ``dict`` and any tuple a ``list``, so the copy is
+    JSON-shaped and shares nothing with the original.
+
+    Example:
+        >>> copy_schema({"enum": ("a", "b")})
+        {'enum': ['a', 'b']}
+    """
+    return cast("JSONSchema", _thaw(schema))
 
 
 def detect_dialect(schema: Mapping[str, Any]) -> str:

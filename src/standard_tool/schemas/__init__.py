@@ -87,7 +87,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
     if _is_subclass_of(obj, "msgspec", "Struct"):
         return _adapter("msgspec", "msgspec").MsgspecSchema(obj)  # type: ignore[no-any-return]
     for library in ("pydantic", "msgspec"):
-        if library in sys.modules or importlib.util.find_spec(library) is not None:
+        if _installed(library):
             module = _adapter(library, library)
             cls = module.PydanticSchema if library == "pydantic" else module.MsgspecSchema
             return cls(obj)  # type: ignore[no-any-return]
@@ -95,6 +95,12 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
         f"as_standard_schema: validating the type {bounded_repr(obj)} needs pydantic or "
         "msgspec; install the 'standard-tool[pydantic]' or 'standard-tool[msgspec]' extra"
     )
+
+
+def _installed(library: str) -> bool:
+    if library in sys.modules:
+        return cast("object", sys.modules[library]) is not None  # None blocks its import
+    return importlib.util.find_spec(library) is not None
 
 
 def _adapter(name: str, library: str) -> Any:

@@ -27,7 +27,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema import exceptions as _exceptions
 
 from standard_tool import FailureResult, Issue, SuccessResult
-from standard_tool.dialects import detect_dialect
+from standard_tool.dialects import copy_schema, detect_dialect
 from standard_tool.schemas._base import JSONSchemaEmitter
 
 __all__ = ["JSONSchema", "JSONSchemaProps", "from_json_schema"]
@@ -111,7 +111,7 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        self.schema: dict[str, Any] = json.loads(json.dumps(schema))
+        self.schema = copy_schema(schema)
         self.__standard__ = JSONSchemaProps(self.schema, check_formats=check_formats)
 
     def __repr__(self) -> str:

@@ -1,0 +1,190 @@
+"""standard_tool.schemas.jsonschema against the real jsonschema library."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+from jsonschema import Draft7Validator
+
+from standard_tool import (
+    FailureResult,
+    Issue,
+    StandardToolValidationError,
+    SuccessResult,
+    is_standard_json_schema,
+    is_standard_schema,
+    standard_tool,
+)
+from standard_tool.dialects import DRAFT_07_URI
+from standard_tool.schemas.jsonschema import JSONSchema, from_json_schema
+from tests.test_dialects import assert_openapi_30
+
+WEATHER: dict[str, Any] = {
+    "title": "Weather",
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "minLength": 1},
+        "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        "units": {"enum": ["metric", "imperial"]},
+        "email": {"type": "string", "format": "email"},
+        "stops": {"type": "array", "items": {"$ref": "#/$defs/Stop"}},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+    "$defs": {
+        "Stop": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "lat": {"type": "number"}},
+            "required": ["name", "lat"],
+        }
+    },
+}
+
+
+def issues(result: Any) -> list[tuple[Any, str]]:
+    assert isinstance(result, FailureResult)
+    return sorted(((i.path, i.message) for i in result.issues), key=repr)
+
+
+def test_a_dict_conforms_to_both_protocols() -> None:
+    schema = from_json_schema(WEATHER)
+    assert is_standard_schema(schema)
+    assert is_standard_json_schema(schema)
+    assert schema.__standard__.vendor == "jsonschema"
+    assert schema.__standard__.version == 1
+    assert isinstance(schema, JSONSchema)
+    assert repr(schema) == "JSONSchema(Weather)"
+
+
+def test_a_valid_value_is_returned_unchanged() -> None:
+    value = {"city": "Oslo", "days": 3, "stops": [{"name": "A", "lat": 1.5}], "note": None}
+    result = from_json_schema(WEATHER).__standard__.validate(value)
+    assert isinstance(result, SuccessResult)
+    assert result.value is value
+
+
+def test_every_problem_is_an_issue_with_our_message_and_its_path() -> None:
+    value = {
+        "city": "",
+        "days": 9,
+        "units": "kelvin",
+        "stops": [{"name": "A"}, {"name": 1, "lat": 2}],
+        "wind": True,
+        "note": 5,
+    }
+    assert issues(from_json_schema(WEATHER).__standard__.validate(value)) == [
+        (("city",), "must have at least 1 characters"),
+        (("days",), "must be <= 7"),
+        (("note",), "expected string"),
+        (("stops", 0, "lat"), "missing required property"),
+        (("stops", 1, "name"), "expected string"),
+        (("units",), 'expected one of ["metric", "imperial"]'),
+        (("wind",), "unexpected property"),
+    ]
+
+
+def test_a_missing_required_property_is_in_the_path() -> None:
+    assert issues(from_json_schema(WEATHER).__standard__.validate({})) == [
+        (("city",), "missing required property")
+    ]
+
+
+def test_a_root_error_has_no_path_and_never_echoes_the_value() -> None:
+    secret = "x" * 10_000
+    [issue] = from_json_schema(WEATHER).__standard__.validate(secret).issues or ()
+    assert issue == Issue("expected object", None)
+
+
+def test_formats_are_checked_where_declared_and_can_be_turned_off() -> None:
+    value = {"city": "Oslo", "email": "not an email"}
+    assert issues(from_json_schema(WEATHER).__standard__.validate(value)) == [
+        (("email",), 'must be a valid "email"')
+    ]
+    relaxed = from_json_schema(WEATHER, check_formats=False)
+    assert relaxed.__standard__.validate(value).issues is None
+
+
+def test_a_false_schema_and_other_keywords_get_short_messages() -> None:
+    schema = from_json_schema(
+        {
+            "type": "object",
+            "properties": {
+                "never": False,
+                "tags": {"type": "array", "uniqueItems": True, "maxItems": 2},
+                "pick": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+                "no": {"not": {"type": "string"}},
+            },
+        }
+    )
+    value = {"never": 1, "tags": [1, 1, 1], "pick": 1, "no": "s"}
+    # jsonschema reports no instance path for a false subschema, so neither do we.
+    assert issues(schema.__standard__.validate(value)) == [
+        (("no",), "matches a schema it must not match"),
+        (("pick",), "must match exactly one of the allowed schemas"),
+        (("tags",), "items must be unique"),
+        (("tags",), "must have at most 2 items"),
+        (None, "no value is allowed here"),
+    ]
+
+
+def test_draft07_schemas_use_draft07_semantics() -> None:
+    draft07 = {
+        "$schema": DRAFT_07_URI,
+        "definitions": {"N": {"type": "integer"}},
+        "type": "array",
+        "items": [{"$ref": "#/definitions/N"}],
+        "additionalItems": False,
+    }
+    validate = from_json_schema(draft07).__standard__.validate
+    assert validate([1]).issues is None
+    assert validate([1, 2]).issues is not None
+    converter = from_json_schema(draft07).__standard__.json_schema
+    assert converter.input(target="draft-2020-12")["prefixItems"] == [{"$ref": "#/$defs/N"}]
+    assert converter.input(target="draft-07") == draft07
+
+
+def test_json_schema_for_every_target() -> None:
+    converter = from_json_schema(WEATHER).__standard__.json_schema
+    assert converter.input(target="draft-2020-12") == WEATHER
+    assert converter.output(target="draft-2020-12") == WEATHER
+    Draft7Validator.check_schema(converter.input(target="draft-07"))
+    openapi = converter.input(target="openapi-3.0")
+    assert_openapi_30(openapi)
+    assert openapi["properties"]["note"] == {"type": "string", "nullable": True}
+
+
+def test_the_schema_is_copied_in_and_out() -> None:
+    source = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    schema = from_json_schema(MappingProxyType(source))
+    source["properties"] = {}
+    assert schema.__standard__.validate({"a": "x"}).issues is not None
+    schema.__standard__.json_schema.input(target="draft-2020-12")["properties"].clear()
+    assert schema.__standard__.json_schema.input(target="draft-2020-12")["properties"]
+
+
+def test_an_invalid_schema_is_refused_with_where() -> None:
+    with pytest.raises(ValueError, match="not a valid draft-2020-12 JSON Schema at properties/a"):
+        from_json_schema({"properties": {"a": {"type": "integer", "minimum": "zero"}}})
+
+
+def test_an_unsupported_dialect_is_refused() -> None:
+    with pytest.raises(ValueError, match="unsupported \\$schema"):
+        from_json_schema({"$schema": "http://json-schema.org/draft-04/schema#"})
+
+
+def test_not_a_mapping_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="expected a JSON Schema dict, got list"):
+        from_json_schema([])  # type: ignore[arg-type]
+
+
+def test_the_builder_accepts_a_json_schema_dict() -> None:
+    tool = standard_tool(
+        name="forecast", description="Forecast.", input_schema=WEATHER, execute=lambda p: p["city"]
+    )
+    assert tool.execute({"city": "Oslo"}) == "Oslo"
+    with pytest.raises(StandardToolValidationError) as info:
+        tool.execute({"city": "Oslo", "days": 0})
+    assert str(info.value) == "input validation failed: days: must be >= 1"
