@@ -24,8 +24,7 @@ import timeit
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from standard_tool import standard_tool
-from standard_tool._toolkit import Toolkit
+from standard_tool import Toolkit, standard_tool
 from standard_tool.providers import (
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from standard_tool import standard_tool
-from standard_tool._toolkit import Toolkit
+from standard_tool import Toolkit, standard_tool
 from standard_tool.providers import (
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,

@@ -17,7 +17,7 @@ import anthropic
 import openai
 import pytest
 
-from standard_tool._toolkit import Toolkit
+from standard_tool import Toolkit
 from standard_tool.providers import (
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,

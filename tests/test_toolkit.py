@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from standard_tool import StandardToolValidationError, standard_tool
-from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool import StandardToolValidationError, Toolkit, ToolResult, standard_tool
 from tests.fakes.tools import PlainTool, add, weather
 
 # -- the collection ---------------------------------------------------------------------

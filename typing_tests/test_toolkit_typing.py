@@ -10,8 +10,7 @@ from typing import Any
 
 from typing_extensions import assert_type
 
-from standard_tool import StandardToolV0Definition, standard_tool
-from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool import StandardToolV0Definition, Toolkit, ToolResult, standard_tool
 from standard_tool.providers import (
     AnthropicToolResultMessage,
     OpenAIChatToolMessage,
