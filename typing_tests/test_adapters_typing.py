@@ -1,0 +1,89 @@
+"""Static inference of the schema adapters (type-checked, never executed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from pydantic import BaseModel
+from typing_extensions import assert_type
+
+from standard_tool import FailureResult, SuccessResult, ToolSchema, standard_tool
+from standard_tool.schemas import as_standard_schema
+from standard_tool.schemas.jsonschema import JSONSchema, from_json_schema
+from standard_tool.schemas.msgspec import MsgspecSchema, msgspec_schema
+from standard_tool.schemas.pydantic import PydanticSchema, pydantic_schema
+
+
+class User(BaseModel):
+    name: str
+
+
+class Point(msgspec.Struct):
+    x: int
+
+
+# --- pydantic -------------------------------------------------------------------------
+
+user_schema = pydantic_schema(User)
+assert_type(user_schema, PydanticSchema[User])
+assert_type(PydanticSchema(User), PydanticSchema[User])
+assert_type(user_schema.__standard__.validate({}), SuccessResult[User] | FailureResult)
+assert_type(pydantic_schema(list[int]), PydanticSchema[list[int]])
+assert_type(user_schema.__standard__.json_schema.input(target="draft-07"), dict[str, Any])
+
+# --- msgspec --------------------------------------------------------------------------
+
+point_schema = msgspec_schema(Point)
+assert_type(point_schema, MsgspecSchema[Point])
+assert_type(MsgspecSchema(Point), MsgspecSchema[Point])
+assert_type(point_schema.__standard__.validate({}), SuccessResult[Point] | FailureResult)
+assert_type(msgspec_schema(dict[str, int]), MsgspecSchema[dict[str, int]])
+
+# --- JSON Schema ----------------------------------------------------------------------
+
+json_schema = from_json_schema({"type": "object"})
+assert_type(json_schema, JSONSchema)
+assert_type(json_schema.__standard__.validate({}), SuccessResult[Any] | FailureResult)
+
+# --- as_standard_schema ---------------------------------------------------------------
+
+assert_type(as_standard_schema({"type": "integer"}), JSONSchema)
+assert_type(as_standard_schema(User), ToolSchema[object, User])
+assert_type(as_standard_schema(Point), ToolSchema[object, Point])
+
+# --- conformance: adapters are tool schemas -------------------------------------------
+
+as_tool_schema: ToolSchema[object, User] = user_schema
+as_tool_schema_point: ToolSchema[object, Point] = point_schema
+as_tool_schema_json: ToolSchema[object, Any] = json_schema
+
+# --- the builder infers the handler's input from an adapter ---------------------------
+
+
+def greet(user: User) -> str:
+    assert_type(user, User)
+    return user.name
+
+
+def move(point: Point) -> int:
+    assert_type(point, Point)
+    return point.x
+
+
+greeter = standard_tool(name="greet", description="d", input_schema=user_schema, execute=greet)
+mover = standard_tool(name="move", description="d", input_schema=point_schema, execute=move)
+
+
+@standard_tool(description="Greet.", input_schema=pydantic_schema(User))
+def hello(user: User) -> str:
+    return f"hi {user.name}"
+
+
+@standard_tool(description="Move.", input_schema=msgspec_schema(Point))
+def shift(point: Point) -> int:
+    return point.x + 1
+
+
+assert_type(greeter.execute({"name": "Ada"}), str)
+assert_type(mover.execute({"x": 1}), int)
