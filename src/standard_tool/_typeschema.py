@@ -660,10 +660,10 @@ class Compiler:
             return self._union(get_args(tp), where)
         if origin in (Required, NotRequired, ReadOnly):
             raise TypeSchemaError(f"{where}: {_type_name(tp)} is only valid in a TypedDict")
+        if origin is not None:  # before the class test: list[int] is a type on 3.10
+            return self._generic(tp, _origin_key(origin), get_args(tp), where)
         if isinstance(tp, type):
             return self._class(tp, where)
-        if origin is not None:
-            return self._generic(tp, _origin_key(origin), get_args(tp), where)
         if isinstance(tp, typing_extensions.TypeVar):
             raise TypeSchemaError(f"{where}: unbound type variable {tp!r} is not supported")
         raise TypeSchemaError(f"{where}: unsupported annotation {_type_name(tp)}")
