@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import asyncio
 import re
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,12 @@ def test_the_readme_has_runnable_examples() -> None:
 def test_doc_example_runs(source: str, path: Path, line: int) -> None:
     padded = "\n" * (line - 1) + source  # tracebacks point at the Markdown line
     code = compile(padded, str(path), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    namespace: dict[str, Any] = {"__name__": f"doc_example_{line}"}
-    result = eval(code, namespace)  # noqa: S307 -- our own documentation
-    if asyncio.iscoroutine(result):
-        asyncio.run(result)
+    # A real module, so dataclasses, pydantic and typing can resolve names in it.
+    module = types.ModuleType(f"doc_example_{path.stem.replace('-', '_')}_{line}")
+    sys.modules[module.__name__] = module
+    try:
+        result = eval(code, module.__dict__)
+        if asyncio.iscoroutine(result):
+            asyncio.run(result)
+    finally:
+        del sys.modules[module.__name__]
