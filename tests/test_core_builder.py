@@ -12,9 +12,12 @@ import pytest
 
 from standard_tool import (
     AsyncTool,
+    FailureResult,
+    FastPath,
     Issue,
     PathSegment,
     StandardToolValidationError,
+    SuccessResult,
     Tool,
     run_tool,
     standard_tool,
@@ -389,3 +392,84 @@ def test_repr_is_readable_and_bounded() -> None:
     assert "input_schema=Schema" in text
     assert len(text) < 200
     assert "formatted=True" in repr(tool.formatted())
+
+
+# the optional raising fast path ---------------------------------------------------------
+
+
+class _Invalid(Exception):
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+def _strict_int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _Invalid("n")
+
+
+class FastProps:
+    version = 1
+    vendor = "tests-fast"
+
+    def __init__(self) -> None:
+        self.validate_calls = 0
+        self.fast_path = FastPath(
+            convert=_strict_int,
+            errors=_Invalid,
+            issues=lambda err: (Issue("expected an integer", (err.where,)),),
+        )
+        self.json_schema = INT.__standard__.json_schema
+
+    def validate(self, value: Any) -> Any:
+        self.validate_calls += 1
+        try:
+            return SuccessResult(_strict_int(value))
+        except _Invalid as err:
+            return FailureResult(tuple(self.fast_path.issues(err)))
+
+
+class FastSchema:
+    def __init__(self) -> None:
+        self.__standard__ = FastProps()
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("role", ["input_schema", "output_schema"])
+async def test_builder_prefers_the_fast_path_and_reports_the_same_issues(
+    mode: str, role: str
+) -> None:
+    schema = FastSchema()
+    tool = standard_tool(
+        name="t", description="d", execute=make_handler(mode, lambda v: v), **{role: schema}
+    )
+    assert await call(tool, 5) == 5
+    with pytest.raises(StandardToolValidationError) as info:
+        await call(tool, "5")
+    target = role.split("_")[0]
+    assert info.value.target == target
+    assert str(info.value) == f"{target} validation failed: n: expected an integer"
+    assert isinstance(info.value.__cause__, _Invalid)
+    assert schema.__standard__.validate_calls == 0
+
+
+def test_fast_input_and_slow_output_schemas_combine() -> None:
+    tool = standard_tool(
+        name="t",
+        description="d",
+        input_schema=FastSchema(),
+        output_schema=COERCING_INT,
+        execute=lambda n: str(n),
+    )
+    assert tool.execute(7) == 7
+    with pytest.raises(StandardToolValidationError, match=r"^input validation failed"):
+        tool.execute(None)
+
+
+def test_a_fast_path_of_another_type_is_ignored() -> None:
+    schema = FastSchema()
+    schema.__standard__.fast_path = object()  # type: ignore[assignment]
+    tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
+    assert tool.execute(3) == 3
+    assert schema.__standard__.validate_calls == 1

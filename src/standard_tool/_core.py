@@ -39,6 +39,7 @@ __all__ = [
     "AsyncTool",
     "ErrorEnvelope",
     "FailureResult",
+    "FastPath",
     "Issue",
     "IssueLike",
     "JSONSchemaConverter",
@@ -251,6 +252,29 @@ class FailureResult:
     value: None = None
 
 
+@dataclass(frozen=True, slots=True)
+class FastPath:
+    """An optional extension of ``__standard__``: validation that raises.
+
+    A schema whose ``__standard__`` has a ``fast_path`` attribute holding one of
+    these lets a builder skip the result object: ``convert(value)`` returns the
+    validated value or raises one of ``errors``, and ``issues(error)`` turns
+    that error into the issues ``validate`` would have reported. ``convert`` can
+    be the schema library's own compiled function, so a validated call costs
+    what the library costs. It must agree with ``validate`` exactly; the
+    schema adapters of this package build ``validate`` on top of it.
+
+    Attributes:
+        convert: ``value -> validated value``; raises ``errors`` on failure.
+        errors: the exception type (or tuple of types) that means "invalid".
+        issues: ``error -> issues``, for an error ``convert`` raised.
+    """
+
+    convert: Callable[[Any], Any]
+    errors: type[Exception] | tuple[type[Exception], ...]
+    issues: Callable[[Any], Sequence[IssueLike]]
+
+
 # --------------------------------------------------------------------------------------
 # The validation error
 # --------------------------------------------------------------------------------------
@@ -418,8 +442,13 @@ def _validator(schema: Any) -> Callable[[Any], Any] | None:
     return None if schema is None else schema.__standard__.validate
 
 
+def _fast_path(schema: Any) -> FastPath | None:
+    fast = None if schema is None else getattr(schema.__standard__, "fast_path", None)
+    return fast if isinstance(fast, FastPath) else None
+
+
 def _not_a_result(target: str, result: Any) -> TypeError:
-    """The error for a ``validate`` that returned something other than a result."""
+    """Build the error for a ``validate`` that returned something other than a result."""
     if inspect.isawaitable(result):
         if inspect.iscoroutine(result):
             result.close()
@@ -453,6 +482,8 @@ def _build_sync_run(
     arity: int,
     check_in: Callable[[Any], Any] | None,
     check_out: Callable[[Any], Any] | None,
+    fast_in: FastPath | None = None,
+    fast_out: FastPath | None = None,
 ) -> _Run:
     def call1(value: Any = None, meta: Any = None) -> Any:
         return handler(value)
@@ -461,6 +492,7 @@ def _build_sync_run(
         return handler()
 
     call: _Run = handler if arity == 2 else call1 if arity == 1 else call0
+    unwrap_in = None if check_in is None else _unwrapper("input", check_in, fast_in)
 
     if check_out is None:
         if check_in is None:
@@ -471,6 +503,17 @@ def _build_sync_run(
                 return handler(input, meta)
 
             return run
+        if fast_in is not None:
+            convert, errors, issues = fast_in.convert, fast_in.errors, fast_in.issues
+
+            def run_fast(input: Any = None, meta: Any = None) -> Any:
+                try:
+                    value = convert(input)
+                except errors as err:
+                    raise StandardToolValidationError("input", issues(err)) from err
+                return call(value, meta)
+
+            return run_fast
         validate_in = check_in
 
         def run_in(input: Any = None, meta: Any = None) -> Any:
@@ -484,26 +527,49 @@ def _build_sync_run(
             return call(result.value, meta)
 
         return run_in
-    validate_out = check_out
-    if check_in is None:
+    unwrap_out = _unwrapper("output", check_out, fast_out)
+    if unwrap_in is None:
 
         def run_out(input: Any = None, meta: Any = None) -> Any:
-            return _value("output", validate_out(call(input, meta)))
+            return unwrap_out(call(input, meta))
 
         return run_out
-    validate_both_in = check_in
+    checked_in = unwrap_in
 
     def run_both(input: Any = None, meta: Any = None) -> Any:
-        result = validate_both_in(input)
-        try:
-            failed = result.issues is not None
-        except AttributeError:
-            raise _not_a_result("input", result) from None
-        if failed:
-            raise StandardToolValidationError("input", result.issues)
-        return _value("output", validate_out(call(result.value, meta)))
+        return unwrap_out(call(checked_in(input), meta))
 
     return run_both
+
+
+def _unwrapper(
+    target: Literal["input", "output"],
+    validate: Callable[[Any], Any] | None,
+    fast: FastPath | None,
+) -> Callable[[Any], Any]:
+    """One function from a value to its validated value, raising on failure."""
+    if fast is not None:
+        convert, errors, issues = fast.convert, fast.errors, fast.issues
+
+        def unwrap_fast(value: Any) -> Any:
+            try:
+                return convert(value)
+            except errors as err:
+                raise StandardToolValidationError(target, issues(err)) from err
+
+        return unwrap_fast
+    if validate is None:
+        return _identity
+    checked = validate
+
+    def unwrap(value: Any) -> Any:
+        return _value(target, checked(value))
+
+    return unwrap
+
+
+def _identity(value: Any) -> Any:
+    return value
 
 
 def _build_async_run(
@@ -512,21 +578,29 @@ def _build_async_run(
     check_in: Callable[[Any], Any] | None,
     check_out: Callable[[Any], Any] | None,
     handler_async: bool,
+    fast_in: FastPath | None = None,
+    fast_out: FastPath | None = None,
 ) -> Callable[..., Coroutine[Any, Any, Any]]:
     in_async = _is_async_callable(check_in)
     out_async = _is_async_callable(check_out)
+    fast_unwrap_in = None if in_async or fast_in is None else _unwrapper("input", None, fast_in)
+    fast_unwrap_out = (
+        None if out_async or fast_out is None else _unwrapper("output", None, fast_out)
+    )
 
     async def run(input: Any = None, meta: Any = None) -> Any:
-        if check_in is not None:
+        if fast_unwrap_in is not None:
+            input = fast_unwrap_in(input)
+        elif check_in is not None:
             result = check_in(input)
             if in_async or (not hasattr(result, "issues") and inspect.isawaitable(result)):
                 result = await result
             input = _value("input", result)
         output = handler(input, meta) if arity == 2 else handler(input) if arity else handler()
-        if handler_async:
+        if handler_async or inspect.isawaitable(output):
             output = await output
-        elif inspect.isawaitable(output):
-            output = await output
+        if fast_unwrap_out is not None:
+            return fast_unwrap_out(output)
         if check_out is None:
             return output
         result = check_out(output)
@@ -806,6 +880,8 @@ def _build(
         raise TypeError("standard_tool: invalid definition: " + "; ".join(problems))
 
     check_in = _validator(input_schema)
+    fast_in = _fast_path(input_schema)
+    fast_out = _fast_path(output_schema)
     check_out = _validator(output_schema)
     handler_async = _is_async_callable(execute)
     runs_async = handler_async or _is_async_callable(check_in) or _is_async_callable(check_out)
@@ -819,9 +895,11 @@ def _build(
         "format": None,
     }
     if runs_async:
-        run_async = _build_async_run(execute, arity, check_in, check_out, handler_async)
+        run_async = _build_async_run(
+            execute, arity, check_in, check_out, handler_async, fast_in, fast_out
+        )
         return AsyncTool(run=run_async, execute=run_async, **common)
-    run = _build_sync_run(execute, arity, check_in, check_out)
+    run = _build_sync_run(execute, arity, check_in, check_out, fast_in, fast_out)
     return Tool(run=run, execute=run, **common)
 
 
