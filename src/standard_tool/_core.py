@@ -231,13 +231,18 @@ class SuccessResult(Generic[_T]):
 
     value: _T
 
+    if TYPE_CHECKING:
+
+        @property
+        def issues(self) -> None:
+            """Always ``None``: a success has no issues."""
+
+    else:
+        # A plain class attribute, not a field: the cheapest read on the hot path.
+        issues = None
+
     def __init__(self, value: _T) -> None:
         _set_success_value(self, value)
-
-    @property
-    def issues(self) -> None:
-        """Always ``None``: a success has no issues."""
-        return None
 
 
 # The slot's own setter: skips the frozen ``__setattr__`` guard, as dataclasses do.
