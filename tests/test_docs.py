@@ -42,7 +42,9 @@ def test_the_readme_has_runnable_examples() -> None:
 @pytest.mark.parametrize(("source", "path", "line"), BLOCKS)
 def test_doc_example_runs(source: str, path: Path, line: int) -> None:
     padded = "\n" * (line - 1) + source  # tracebacks point at the Markdown line
-    code = compile(padded, str(path), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    code = compile(
+        padded, str(path), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
+    )
     # A real module, so dataclasses, pydantic and typing can resolve names in it.
     module = types.ModuleType(f"doc_example_{path.stem.replace('-', '_')}_{line}")
     sys.modules[module.__name__] = module

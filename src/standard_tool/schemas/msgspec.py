@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any, Generic
@@ -22,7 +23,7 @@ from typing import Any, Generic
 import msgspec
 from typing_extensions import TypeVar, overload
 
-from standard_tool import FailureResult, Issue, SuccessResult
+from standard_tool import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
@@ -47,9 +48,11 @@ class MsgspecSchemaProps(Generic[T]):
         vendor: ``"msgspec"``.
         json_schema: ``input``/``output`` JSON Schema for a target, from
             ``msgspec.json.schema`` (the same for both sides).
+        fast_path: the raising form of ``validate`` (``msgspec.convert`` itself),
+            which :func:`standard_tool.standard_tool` calls directly.
     """
 
-    __slots__ = ("_options", "_type", "json_schema")
+    __slots__ = ("_convert", "_options", "_type", "fast_path", "json_schema")
 
     version: int = 1
     vendor: str = "msgspec"
@@ -57,6 +60,18 @@ class MsgspecSchemaProps(Generic[T]):
     def __init__(self, type: Any, options: dict[str, Any]) -> None:
         self._type = type
         self._options = options
+        # msgspec's own compiled function, called directly: the builder uses the
+        # fast path, and ``validate`` is built on the same two pieces.
+        self._convert: Callable[[Any], Any]
+        if options:
+            self._convert = functools.partial(_convert, type=type, **options)
+        else:
+            # msgspec parses a positional ``type`` much faster than a keyword one.
+            def convert(value: Any, /) -> Any:
+                return _convert(value, type)
+
+            self._convert = convert
+        self.fast_path = FastPath(self._convert, msgspec.ValidationError, _issues)
 
         def emit(side: str, library_options: Any) -> dict[str, Any]:
             kwargs: dict[str, Any] = library_options or {}
@@ -72,14 +87,16 @@ class MsgspecSchemaProps(Generic[T]):
         is msgspec's, without the location suffix.
         """
         try:
-            if self._options:
-                return SuccessResult(_convert(value, type=self._type, **self._options))
-            return SuccessResult(_convert(value, type=self._type))
+            return SuccessResult(self._convert(value))
         except msgspec.ValidationError as err:
-            return FailureResult((_issue(str(err)),))
+            return FailureResult(_issues(err))
 
 
 _convert = msgspec.convert
+
+
+def _issues(err: msgspec.ValidationError) -> tuple[Issue]:
+    return (_issue(str(err)),)
 
 
 def _issue(text: str) -> Issue:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypeVar, overload
 
-from standard_tool import FailureResult, Issue, SuccessResult
+from standard_tool import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
 
 if TYPE_CHECKING:
@@ -42,9 +42,11 @@ class PydanticSchemaProps(Generic[T]):
         vendor: ``"pydantic"``.
         json_schema: ``input``/``output`` JSON Schema for a target; input in
             pydantic's validation mode, output in its serialization mode.
+        fast_path: the raising form of ``validate`` (pydantic's compiled
+            validator itself), which :func:`standard_tool.standard_tool` calls directly.
     """
 
-    __slots__ = ("_validate_python", "json_schema")
+    __slots__ = ("_validate_python", "fast_path", "json_schema")
 
     version: int = 1
     vendor: str = "pydantic"
@@ -57,6 +59,8 @@ class PydanticSchemaProps(Generic[T]):
             if adapter.pydantic_complete
             else adapter.validate_python
         )
+        # The builder calls that method directly; ``validate`` wraps the same pieces.
+        self.fast_path = FastPath(self._validate_python, ValidationError, _issues)
 
         def emit(side: str, options: Any) -> dict[str, Any]:
             kwargs: dict[str, Any] = options or {}
