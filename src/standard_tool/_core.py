@@ -1302,7 +1302,7 @@ def standard_tool(
     ``standard_tool.schemas`` layer is installed, a Pydantic model, a msgspec
     ``Struct`` type or a JSON Schema dict is accepted too and wrapped.
 
-    Example:
+    Examples:
         >>> add = standard_tool(
         ...     name="add", description="Add two numbers.", execute=lambda p: p[0] + p[1]
         ... )

@@ -346,7 +346,7 @@ def tool(
 
     Use it bare (``@tool``) or with options (``@tool(name="...")``).
 
-    Example:
+    Examples:
         >>> from typing_extensions import Literal
         >>> @tool
         ... def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:

@@ -154,7 +154,7 @@ class Toolkit:
     whose ``error`` is short enough to send back to a model. ``CancelledError``,
     ``KeyboardInterrupt`` and ``SystemExit`` propagate.
 
-    Example:
+    Examples:
         >>> from standard_tool import standard_tool
         >>> add = standard_tool(name="add", description="Add.", execute=lambda p: p[0] + p[1])
         >>> kit = Toolkit([add])

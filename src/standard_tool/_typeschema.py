@@ -113,7 +113,7 @@ class Param:
     Every field is optional. ``min_length``/``max_length`` apply to strings
     (characters), arrays (items) and objects (properties).
 
-    Example:
+    Examples:
         >>> from typing_extensions import Annotated
         >>> def search(query: Annotated[str, Param("What to look for", min_length=1)]) -> None:
         ...     ...
@@ -881,7 +881,7 @@ class Compiler:
             accel: list[Callable[[Any], Any]] = []
             array = self._array(check, kind, accel)
             if not self.python:
-                mark(array, "list", check, accel)
+                mark(array, "list", check, accel, _resume(check, accel))
             return {"type": "array", "items": schema}, array
         if key in _SETS:
             item = args[0] if args else Any
@@ -1486,6 +1486,40 @@ def _sized(
             tests.append(f"len({{x}}) <= {hi}")
         mark(sized, "leaf", " and ".join(tests))
     return out, sized
+
+
+def _resume(item: Check, accel: list[Callable[[Any], Any]]) -> Callable[..., Any]:
+    """Finish checking a JSON array whose items up to ``len(out)`` passed the fast check.
+
+    ``resume(v, out, errs)`` continues exactly as the array's full check would
+    from index ``len(out)``, whose item already failed the fast check, and
+    returns the converted list or ``BAD`` (the generated code calls it, so a
+    rejected item does not make the good ones before it be checked again).
+    """
+
+    def resume(v: list[Any], out: list[Any], errs: list[Err]) -> Any:
+        fast = accel[0] if accel else None
+        first = len(out)
+        bad = False
+        for i in range(first, len(v)):
+            x = v[i]
+            if fast is not None and i != first:
+                r = fast(x)
+                if r is not BAD:
+                    out.append(r)
+                    continue
+            start = len(errs)
+            r = item(x, errs)
+            if r is BAD:
+                bad = True
+                _prefix(errs, start, i)
+                if len(errs) >= MAX_ISSUES:
+                    break
+            else:
+                out.append(r)
+        return BAD if bad else out
+
+    return resume
 
 
 # --------------------------------------------------------------------------------------

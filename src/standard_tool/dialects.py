@@ -6,7 +6,7 @@ asked for. The transforms are plain functions over dicts: they never mutate thei
 input and always return new objects, so other layers (OpenAI strict mode, the
 Gemini subset) can build on them.
 
-Example:
+Examples:
     >>> from standard_tool.dialects import convert
     >>> schema = {"type": ["number", "null"], "exclusiveMinimum": 0}
     >>> convert(schema, "openapi-3.0")
@@ -123,7 +123,7 @@ def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
         ValueError: ``target`` is not supported, the ``$schema`` is of another
             dialect, or (for ``"openapi-3.0"``) a ``$ref`` cannot be inlined.
 
-    Example:
+    Examples:
         >>> convert({"$defs": {"A": {"type": "integer"}}, "$ref": "#/$defs/A"}, "draft-07")
         {'definitions': {'A': {'type': 'integer'}}, '$ref': '#/definitions/A'}
     """
@@ -148,7 +148,7 @@ def copy_schema(schema: Mapping[str, Any]) -> JSONSchema:
     Any ``Mapping`` becomes a ``dict`` and any tuple a ``list``, so the copy is
     JSON-shaped and shares nothing with the original.
 
-    Example:
+    Examples:
         >>> copy_schema({"enum": ("a", "b")})
         {'enum': ['a', 'b']}
     """
@@ -163,7 +163,7 @@ def detect_dialect(schema: Mapping[str, Any]) -> str:
     Raises:
         ValueError: ``$schema`` names another dialect.
 
-    Example:
+    Examples:
         >>> detect_dialect({"$schema": "http://json-schema.org/draft-07/schema#"})
         'draft-07'
     """
@@ -194,7 +194,7 @@ def to_draft202012(schema: Mapping[str, Any]) -> JSONSchema:
     splits into ``dependentRequired``/``dependentSchemas``, a plain-name ``$id``
     becomes ``$anchor``, and the siblings a draft-07 ``$ref`` ignores are dropped.
 
-    Example:
+    Examples:
         >>> to_draft202012({"$schema": DRAFT_07_URI, "items": [{"type": "integer"}]})["prefixItems"]
         [{'type': 'integer'}]
     """
@@ -216,7 +216,7 @@ def to_draft07(schema: Mapping[str, Any]) -> JSONSchema:
     applicator beside them) and are dropped otherwise; ``minContains``/``maxContains``
     are dropped.
 
-    Example:
+    Examples:
         >>> to_draft07({"prefixItems": [{"type": "string"}], "items": False})
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
@@ -339,7 +339,7 @@ def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
         ValueError: the schema is recursive (the message names the recursive type),
             or a ``$ref`` is not local (does not start with ``#``) or points nowhere.
 
-    Example:
+    Examples:
         >>> inline_refs({"$defs": {"N": {"type": "integer"}}, "items": {"$ref": "#/$defs/N"}})
         {'items': {'type': 'integer'}}
     """
@@ -486,7 +486,7 @@ def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
     Raises:
         ValueError: the schema is recursive (see :func:`inline_refs`).
 
-    Example:
+    Examples:
         >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
         {'type': 'integer', 'nullable': True, 'enum': [3]}
     """

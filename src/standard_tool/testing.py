@@ -86,7 +86,7 @@ def check_schema_agreement(
     calling the handler; the handler itself is never called) with ``jsonschema``
     validating against ``input_json_schema(tool, target)`` with formats asserted.
 
-    Example:
+    Examples:
         >>> from standard_tool._function import tool
         >>> @tool
         ... def add(a: int, b: int = 0) -> int:

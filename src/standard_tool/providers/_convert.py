@@ -88,7 +88,7 @@ def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> d
         ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,64}`` or the input
             is not an object.
 
-    Example:
+    Examples:
         >>> from standard_tool import standard_tool
         >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
         >>> to_openai_chat(ping)["function"]["strict"]

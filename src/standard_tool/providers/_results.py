@@ -100,7 +100,7 @@ def text_result(
     cut at ``max_chars`` (errors at ``error_max_chars``) with a visible
     ``[truncated, N chars]`` marker.
 
-    Example:
+    Examples:
         >>> text_result({"temp": 21})
         '{"temp": 21}'
         >>> text_result(KeyError("city"))
@@ -223,7 +223,7 @@ def mcp_result_formatter(
     It wraps outputs exactly as :func:`to_mcp` declared ``tool``'s
     ``outputSchema``, so ``structuredContent`` always validates against it.
 
-    Example:
+    Examples:
         >>> from standard_tool import standard_tool
         >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
         >>> ping.formatted(mcp_result_formatter(ping)).execute()["structuredContent"]

@@ -52,7 +52,7 @@ class OpenAIStrictSchema:
     optional (and did not itself accept ``null``) removes the key so the tool's
     default applies.
 
-    Example:
+    Examples:
         >>> s = OpenAIStrictSchema.from_json_schema({
         ...     "type": "object",
         ...     "properties": {
@@ -159,7 +159,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
     (which :func:`to_openai_chat` and :func:`to_openai_responses` do exactly when
     ``strict`` is ``"auto"`` or ``True`` and ``.strict`` is true).
 
-    Example:
+    Examples:
         >>> from standard_tool import standard_tool
         >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
         >>> openai_strict(ping).strict

@@ -67,7 +67,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
         ImportError: the library ``obj`` needs is not installed (the message names the
             extra to install).
 
-    Example:
+    Examples:
         >>> schema = as_standard_schema({"type": "integer"})
         >>> schema.__standard__.validate(3).value
         3

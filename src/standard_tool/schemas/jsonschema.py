@@ -5,7 +5,7 @@ plain dict. The dialect is read from ``$schema`` (draft 2020-12 when absent, or
 draft-07); the validator is compiled once, with formats checked where the schema
 declares them.
 
-Example:
+Examples:
     >>> from standard_tool.schemas.jsonschema import from_json_schema
     >>> schema = from_json_schema(
     ...     {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}

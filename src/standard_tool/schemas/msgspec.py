@@ -1,6 +1,6 @@
 """msgspec adapter: a ``Struct`` type or any type ``msgspec.convert`` accepts, as a Standard Schema.
 
-Example:
+Examples:
     >>> import msgspec
     >>> from standard_tool.schemas.msgspec import msgspec_schema
     >>> class Point(msgspec.Struct):

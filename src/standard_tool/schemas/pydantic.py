@@ -1,6 +1,6 @@
 """Pydantic adapter: any model class or type ``TypeAdapter`` accepts, as a Standard Schema.
 
-Example:
+Examples:
     >>> from pydantic import BaseModel
     >>> from standard_tool.schemas.pydantic import pydantic_schema
     >>> class Point(BaseModel):
