@@ -22,6 +22,7 @@ from typing_extensions import Annotated, TypeAlias, TypeVar, overload
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
+    FastPath,
     Issue,
     Tool,
     standard_tool,
@@ -60,8 +61,37 @@ class ToolDefinitionError(TypeSchemaError):
 # --------------------------------------------------------------------------------------
 
 
+# Issues and failures are built through their slots' own setters (as the core builds
+# SuccessResult): the frozen dataclass ``__init__`` costs several times more.
+_new = object.__new__
+_set_message: Callable[[Any, Any], None] = vars(Issue)["message"].__set__
+_set_path: Callable[[Any, Any], None] = vars(Issue)["path"].__set__
+_set_issues: Callable[[Any, Any], None] = vars(FailureResult)["issues"].__set__
+_set_value: Callable[[Any, Any], None] = vars(FailureResult)["value"].__set__
+
+
+def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
+    """``Issue(message, path)``, built without the frozen dataclass ``__init__``."""
+    issue = _new(Issue)
+    _set_message(issue, message)
+    _set_path(issue, path)
+    return issue
+
+
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
-    return tuple(Issue(e.message, tuple(reversed(e.rpath)) or None) for e in errs[:MAX_ISSUES])
+    out: list[Issue] = []
+    for e in errs[:MAX_ISSUES]:
+        rpath = e.rpath
+        out.append(_issue(e.message, tuple(reversed(rpath)) if rpath else None))
+    return tuple(out)
+
+
+def _failure(errs: list[Err]) -> FailureResult:
+    """``FailureResult(_issues(errs))``, built without the frozen dataclass ``__init__``."""
+    result = _new(FailureResult)
+    _set_issues(result, _issues(errs))
+    _set_value(result, None)
+    return result
 
 
 class _Valid:
@@ -96,8 +126,27 @@ class _JSONSchemaConverter:
         return self.input(target=target, library_options=library_options)
 
 
+class _Invalid(Exception):
+    """Raised by a function schema's fast path; ``issues`` are what ``validate`` reports."""
+
+    def __init__(self, issues: tuple[Issue, ...]) -> None:
+        super().__init__()
+        self.issues = issues
+
+    def __str__(self) -> str:
+        return f"invalid value ({len(self.issues)} issue{'' if len(self.issues) == 1 else 's'})"
+
+
+def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
+    return error.issues
+
+
+def _raise_invalid(errs: list[Err]) -> Any:
+    raise _Invalid(_issues(errs))
+
+
 class _Props:
-    __slots__ = ("json_schema", "validate")
+    __slots__ = ("fast_path", "full_validate", "json_schema", "validate")
 
     version = 1
     vendor = "standard-tool"
@@ -110,13 +159,25 @@ class _Props:
             errs: list[Err] = []
             out = check(value, errs)
             if out is BAD:
-                return FailureResult(_issues(errs))
+                return _failure(errs)
             return _Valid(out)
+
+        def slow_convert(value: Any) -> Any:
+            errs: list[Err] = []
+            out = check(value, errs)
+            if out is BAD:
+                _raise_invalid(errs)
+            return out
 
         desc: tuple[Any, ...] = getattr(check, "_fast", ())
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
-        validate = generate(check, _Valid, slow) if desc and desc[0] != "leaf" else slow
+        validate = generate(check, _Valid, slow, _failure) if desc and desc[0] != "leaf" else slow
         self.validate = validate
+        #: The full check alone (what the generated code must agree with; for tests).
+        self.full_validate = slow
+        # What the core's builder calls: the value or an exception, no result object.
+        convert = generate(check, None, slow_convert, _raise_invalid) if desc else slow_convert
+        self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
 
 
 class FunctionSchema:
