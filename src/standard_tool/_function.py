@@ -79,10 +79,13 @@ def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
 
 
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
+    if len(errs) == 1:  # the common case, kept short
+        e = errs[0]
+        return (_issue(e.message, tuple(e.rpath[::-1]) if e.rpath else None),)
     out: list[Issue] = []
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
-        out.append(_issue(e.message, tuple(reversed(rpath)) if rpath else None))
+        out.append(_issue(e.message, tuple(rpath[::-1]) if rpath else None))
     return tuple(out)
 
 
@@ -127,18 +130,20 @@ class _JSONSchemaConverter:
 
 
 class _Invalid(Exception):
-    """Raised by a function schema's fast path; ``issues`` are what ``validate`` reports."""
-
-    def __init__(self, issues: tuple[Issue, ...]) -> None:
-        super().__init__()
-        self.issues = issues
+    """Raised by a function schema's fast path; ``args[0]`` is the issues ``validate`` reports."""
 
     def __str__(self) -> str:
-        return f"invalid value ({len(self.issues)} issue{'' if len(self.issues) == 1 else 's'})"
+        n = len(self.args[0])
+        return f"invalid value ({n} issue{'' if n == 1 else 's'})"
 
 
 def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
-    return error.issues
+    issues: tuple[Issue, ...] = error.args[0]
+    return issues
+
+
+def _invalid(errs: list[Err]) -> _Invalid:
+    return _Invalid(_issues(errs))
 
 
 def _raise_invalid(errs: list[Err]) -> Any:
@@ -176,7 +181,9 @@ class _Props:
         #: The full check alone (what the generated code must agree with; for tests).
         self.full_validate = slow
         # What the core's builder calls: the value or an exception, no result object.
-        convert = generate(check, None, slow_convert, _raise_invalid) if desc else slow_convert
+        convert = (
+            generate(check, None, slow_convert, _invalid, raises=True) if desc else slow_convert
+        )
         self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
 
 

@@ -1875,6 +1875,8 @@ def generate(
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     report: Callable[[list[Err]], Any],
+    *,
+    raises: bool = False,
 ) -> Callable[..., Any]:
     """Return ``validate(value)``: straight-line generated code, one pass over the value.
 
@@ -1883,7 +1885,8 @@ def generate(
     fast test fails, that value alone goes through its full check, its problems
     are recorded with their path, and the pass goes on; at the end an invalid
     value returns ``report(errs)``, the same problems in the same order as the
-    full check, ``failure(value)``, would find. ``failure(value)`` is still used
+    full check, ``failure(value)``, would find (with ``raises``, ``report(errs)``
+    returns an exception, which is raised). ``failure(value)`` is still used
     when the input is not an object of the right keys, and when its keys come in
     an order that would make the full check report problems in another order.
 
@@ -1900,7 +1903,7 @@ def generate(
     def first(value: Any, library_options: Any) -> Any:
         with lock:
             if validate.__code__.co_name == "validate":
-                _install(validate, ns, check, success, failure, report)
+                _install(validate, ns, check, success, failure, report, raises)
         return validate(value, library_options)
 
     ns["FIRST"] = first
@@ -1914,6 +1917,7 @@ def _install(
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     report: Callable[[list[Err]], Any],
+    raises: bool,
 ) -> None:
     gen = _Gen()
     desc: tuple[Any, ...] = getattr(check, "_fast", ())
@@ -1926,19 +1930,25 @@ def _install(
     shape = _shape_tree(gen.shapes)
 
     def done(value: Any, errs: list[Err], failed: int) -> Any:
-        # One failed value (and no early stop): its problems are the only ones, in
-        # any order of the keys. Otherwise the order of the keys must agree.
-        if failed == 1 or shape is None or _in_order(value, shape):
+        # Several failed values, or an early stop: the problems are the full
+        # check's when the keys come in declaration order.
+        if shape is None or _in_order(value, shape):
+            if raises:
+                raise report(errs)
             return report(errs)
         return failure(value)
 
     gen.ns.update(
         SUCCESS=success,
         FALLBACK=failure,
+        REPORT=report,
         DONE=done,
         PREFIX=_prefix_path,
         MAX_ISSUES=MAX_ISSUES,
     )
+    # One failed value (and no early stop): its problems are the only ones, whatever
+    # the order of the keys.
+    one = "raise REPORT(errs)" if raises else "return REPORT(errs)"
     body = "\n".join(gen.lines)
     source = "\n".join(
         [
@@ -1947,6 +1957,7 @@ def _install(
             "    errs = None",
             "    bad = 0",
             body,
+            f"    if bad == 1: {one}",
             "    if bad: return DONE(value, errs, bad)",
             f"    return {result if success is None else f'SUCCESS({result})'}\n",
         ]
