@@ -8,7 +8,7 @@ import msgspec
 from pydantic import BaseModel
 from typing_extensions import assert_type
 
-from standard_tool import FailureResult, SuccessResult, ToolSchema, standard_tool
+from standard_tool import FailureResult, SuccessResult, Tool, ToolSchema, standard_tool
 from standard_tool.schemas import as_standard_schema
 from standard_tool.schemas.jsonschema import JSONSchema, from_json_schema
 from standard_tool.schemas.msgspec import MsgspecSchema, msgspec_schema
@@ -87,3 +87,26 @@ def shift(point: Point) -> int:
 
 assert_type(greeter.execute({"name": "Ada"}), str)
 assert_type(mover.execute({"x": 1}), int)
+
+# --- the builder takes the model class or Struct type itself --------------------------
+
+direct_model = standard_tool(name="greet", description="d", input_schema=User, execute=greet)
+assert_type(direct_model, Tool[Any, str, str, Any])
+direct_struct = standard_tool(name="move", description="d", input_schema=Point, execute=move)
+assert_type(direct_struct, Tool[Any, int, int, Any])
+as_output = standard_tool(
+    name="make", description="d", output_schema=User, execute=lambda: {"name": "Ada"}
+)
+assert_type(as_output, Tool[Any, User, User, Any])
+from_dict = standard_tool(
+    name="any", description="d", input_schema={"type": "object"}, execute=greet
+)
+assert_type(from_dict, Tool[Any, str, str, Any])
+
+# A handler that does not take the model is a type error:
+standard_tool(  # pyright: ignore[reportCallIssue]
+    name="greet",
+    description="d",
+    input_schema=User,
+    execute=move,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+)
