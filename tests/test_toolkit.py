@@ -397,3 +397,41 @@ def test_to_anthropic_puts_the_cache_breakpoint_on_the_last_tool_only() -> None:
     assert "cache_control" not in tools[0]
     assert tools[1]["cache_control"] == {"type": "ephemeral"}
     assert Toolkit().to_anthropic(cache_control={"type": "ephemeral"}) == []
+
+
+def test_is_async_tells_which_tools_are_coroutine_functions() -> None:
+    async def later() -> int:
+        return 1
+
+    kit = Toolkit(
+        [
+            standard_tool(name="now", description="d", execute=lambda: 1),
+            standard_tool(name="later", description="d", execute=later),
+        ]
+    )
+    assert not kit.is_async("now")
+    assert kit.is_async("later")
+    assert not kit.is_async("missing")
+
+
+async def test_sync_and_async_calls_in_one_response_keep_their_order() -> None:
+    from standard_tool.providers import run_anthropic_tool_calls
+
+    async def slow_echo(value: Any) -> Any:
+        await asyncio.sleep(0.01)
+        return value
+
+    kit = Toolkit(
+        [
+            standard_tool(name="echo", description="d", execute=lambda v: v),
+            standard_tool(name="slow_echo", description="d", execute=slow_echo),
+        ]
+    )
+    blocks = [
+        {"type": "tool_use", "id": f"t{i}", "name": "slow_echo" if i % 3 else "echo", "input": i}
+        for i in range(12)
+    ]
+    reply = await run_anthropic_tool_calls({"content": blocks}, kit)
+    assert reply is not None
+    assert [b["tool_use_id"] for b in reply["content"]] == [f"t{i}" for i in range(12)]
+    assert [b["content"] for b in reply["content"]] == [str(i) for i in range(12)]

@@ -254,6 +254,13 @@ class Toolkit:
         """Return the tools, in order (a new list)."""
         return builtins.list(self._tools.values())
 
+    def is_async(self, name: str) -> bool:
+        """Tell whether the tool called ``name`` has a coroutine-function ``execute``.
+
+        ``False`` for a name the toolkit does not have.
+        """
+        return name in self._async
+
     def _unknown(self, name: object) -> str:
         names = builtins.list(self._tools)
         shown = ", ".join(bound_text(n, _MAX_NAME_SHOWN) for n in names[:_MAX_NAMES_LISTED])

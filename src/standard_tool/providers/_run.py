@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -83,6 +83,8 @@ class _Call:
 
 
 def _get(obj: Any, key: str) -> Any:
+    if type(obj) is dict:  # the common case, without an ABC check
+        return cast("dict[str, Any]", obj).get(key)
     if isinstance(obj, Mapping):
         return cast("Mapping[str, Any]", obj).get(key)
     return getattr(obj, key, None)
@@ -142,9 +144,23 @@ async def _run_calls(
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
         return await kit.execute(call.name, value, meta, timeout=timeout, call_id=call.call_id)
 
-    if not calls:
-        return []
-    return list(await asyncio.gather(*(one(c) for c in calls)))
+    # A sync tool without a timeout runs inline and blocks the loop either way, so
+    # it gets no task of its own; the rest run concurrently. Order is kept.
+    results: list[ToolResult | None] = [None] * len(calls)
+    pending: list[tuple[int, Coroutine[Any, Any, ToolResult]]] = []
+    for index, call in enumerate(calls):
+        if timeout is None and not kit.is_async(call.name):
+            results[index] = await one(call)
+        else:
+            pending.append((index, one(call)))
+    if len(pending) == 1:
+        index, coroutine = pending[0]
+        results[index] = await coroutine
+    elif pending:
+        done = await asyncio.gather(*(coroutine for _, coroutine in pending))
+        for (index, _), result in zip(pending, done, strict=True):
+            results[index] = result
+    return cast("list[ToolResult]", results)
 
 
 def _content(result: ToolResult) -> str:
