@@ -331,6 +331,46 @@ def test_meta_parameter_is_hidden_and_receives_meta() -> None:
     assert "ctx: unexpected property" in errors(t, {"city": "x", "ctx": {}})
 
 
+def test_every_parameter_kind_receives_its_value() -> None:
+    def f(a: int, b: str = "b", *, c: bool, d: int = 4, ctx: Meta[str]) -> str:
+        return f"{a}{b}{c}{d}{ctx}"
+
+    t = tool(f)
+    assert t.execute({"a": 1, "c": True}, "m") == "1bTrue4m"
+    assert t.execute({"d": 5, "c": False, "b": "x", "a": 2}, "n") == "2xFalse5n"
+
+
+def test_meta_wins_over_an_extra_key_of_the_same_name() -> None:
+    def f(a: int, ctx: Meta[str], **rest: str) -> str:
+        return f"{a}{ctx}{sorted(rest)}"
+
+    t = tool(f)
+    assert t.execute({"a": 1, "ctx": "from input", "z": "1"}, "m") == "1m['z']"
+
+
+def test_wrappers_and_callables_are_called_by_keyword() -> None:
+    import functools
+
+    def inner(a: int, b: int = 2) -> int:
+        return a * 10 + b
+
+    @functools.wraps(inner)
+    def keywords_only(**kwargs: Any) -> Any:  # advertises inner's signature
+        return inner(**kwargs)
+
+    class Adder:
+        def __call__(self, a: int, b: int = 2) -> int:
+            return a * 10 + b
+
+        def method(self, a: int, b: int = 2) -> int:
+            return a * 10 + b
+
+    for fn in (keywords_only, Adder(), Adder().method, functools.partial(inner, b=5)):
+        t = tool(fn, name="t", description="d")
+        expected = 15 if isinstance(fn, functools.partial) else 12
+        assert t.execute({"a": 1}) == expected
+
+
 async def test_async_function_gives_an_async_tool() -> None:
     async def f(n: int) -> int:
         return n + 1

@@ -239,12 +239,13 @@ def _no_output(annotation: Any) -> bool:
 
 
 class _Compiled:
-    __slots__ = ("description", "input_schema", "meta_name", "output_schema")
+    __slots__ = ("description", "input_schema", "meta_name", "output_schema", "signature")
 
     def __init__(self, fn: Callable[..., Any], label: str) -> None:
         problems: list[str] = []
         try:
             signature = inspect.signature(fn)
+            self.signature = signature
         except (TypeError, ValueError) as err:
             raise ToolDefinitionError(f"tool {label!r}: cannot read the signature: {err}") from err
         hints = _annotations(fn, problems)
@@ -318,32 +319,43 @@ class _Compiled:
 # --------------------------------------------------------------------------------------
 
 
-def _handler(fn: Callable[..., Any], meta_name: str | None) -> Callable[[Any, Any], Any]:
+def _handler(
+    fn: Callable[..., Any], signature: inspect.Signature, meta_name: str | None
+) -> Callable[[Any, Any], Any]:
+    """Return ``run(value, meta)`` calling ``fn`` with the validated arguments.
+
+    The validated dict holds every parameter (defaults are filled in), so the
+    call names each one instead of expanding ``**value``: positionally for a
+    plain function (its signature is its code's), by keyword otherwise (a
+    wrapper's advertised signature may not be how it takes its arguments).
+    Only ``**kwargs`` needs ``fn(**value)``.
+    """
+    params = list(signature.parameters.values())
+    plain = (
+        inspect.isfunction(fn)
+        and not hasattr(fn, "__wrapped__")
+        and getattr(fn, "__signature__", None) is None
+    )
+    args: list[str] = []
+    first = ""
+    for p in params:
+        if p.kind is p.VAR_KEYWORD:
+            # Extra keys may name the Meta parameter too: Meta wins, as it always has.
+            first = "" if meta_name is None else f"value[{meta_name!r}] = meta; "
+            args = ["**value"]
+            break
+        expr = "meta" if p.name == meta_name else f"value[{p.name!r}]"
+        positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
+        args.append(expr if positional else f"{p.name}={expr}")
+    call = f"fn({', '.join(args)})"
     if inspect.iscoroutinefunction(fn):
-        if meta_name is None:
-
-            async def run_async(value: Any, meta: Any) -> Any:
-                return await fn(**value)
-
-            return run_async
-
-        async def run_async_meta(value: Any, meta: Any) -> Any:
-            value[meta_name] = meta
-            return await fn(**value)
-
-        return run_async_meta
-    if meta_name is None:
-
-        def run(value: Any, meta: Any) -> Any:
-            return fn(**value)
-
-        return run
-
-    def run_meta(value: Any, meta: Any) -> Any:
-        value[meta_name] = meta
-        return fn(**value)
-
-    return run_meta
+        source = f"async def run(value, meta):\n    {first}return await {call}\n"
+    else:
+        source = f"def run(value, meta):\n    {first}return {call}\n"
+    ns: dict[str, Any] = {"fn": fn}
+    exec(compile(source, "<standard_tool handler>", "exec"), ns)
+    run: Callable[[Any, Any], Any] = ns["run"]
+    return run
 
 
 def _build(
@@ -357,7 +369,7 @@ def _build(
         name=label,
         description=compiled.description if description is None else description,
         title=title,
-        execute=_handler(fn, compiled.meta_name),
+        execute=_handler(fn, compiled.signature, compiled.meta_name),
         input_schema=compiled.input_schema,
         output_schema=compiled.output_schema,
     )
