@@ -473,3 +473,18 @@ def test_a_fast_path_of_another_type_is_ignored() -> None:
     tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
     assert tool.execute(3) == 3
     assert schema.__standard__.validate_calls == 1
+
+
+def test_validation_error_reads_well_in_repr_and_tracebacks() -> None:
+    import traceback
+
+    err = StandardToolValidationError("input", [Issue("expected an integer", ("n",))])
+    assert err.issues == (Issue("expected an integer", ("n",)),)
+    assert err.args == ("input", err.issues)
+    assert repr(err) == (
+        "StandardToolValidationError('input validation failed: n: expected an integer')"
+    )
+    assert traceback.format_exception_only(type(err), err)[-1] == (
+        "standard_tool._core.StandardToolValidationError: "
+        "input validation failed: n: expected an integer\n"
+    )

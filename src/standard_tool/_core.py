@@ -321,16 +321,29 @@ class StandardToolValidationError(ValueError):
         issues: the schema's issues, as a tuple.
 
     The message is ``"<target> validation failed: <path>: <message>; ..."``, each
-    part bounded in length so a hostile value never produces a huge message.
+    part bounded in length so a hostile value never produces a huge message. It
+    is built when first read (``str(err)``), not when the error is raised: a
+    model loop that rejects bad input pays for the text only if it uses it.
     """
 
     target: Literal["input", "output"]
     issues: tuple[IssueLike, ...]
+    _message: str | None
 
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self.target = target
-        self.issues = tuple(issues)
-        super().__init__(_error_message(target, self.issues))
+        self.issues = issues if type(issues) is tuple else tuple(issues)
+        self._message = None
+        super().__init__(target, self.issues)
+
+    def __str__(self) -> str:
+        message = self._message
+        if message is None:
+            message = self._message = _error_message(self.target, self.issues)
+        return message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.issues))
