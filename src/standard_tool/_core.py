@@ -552,6 +552,17 @@ def _build_sync_run(
             return unwrap_out(call(input, meta))
 
         return run_out
+    if fast_in is not None:
+        convert_in, errors_in, issues_in = fast_in.convert, fast_in.errors, fast_in.issues
+
+        def run_both_fast(input: Any = None, meta: Any = None) -> Any:
+            try:
+                value = convert_in(input)
+            except errors_in as err:
+                raise StandardToolValidationError("input", issues_in(err)) from err
+            return unwrap_out(call(value, meta))
+
+        return run_both_fast
     checked_in = unwrap_in
 
     def run_both(input: Any = None, meta: Any = None) -> Any:
