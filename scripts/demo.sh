@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_env.sh
-python=$(find_pythons | head -n 1)
-python=${python:-$(command -v python3)}
+mapfile -t pythons < <(find_pythons)
+python=${pythons[0]:-$(command -v python3)}
 ensure_venv "$python" .venvs/demo -e .
 exec .venvs/demo/bin/python examples/demo.py
