@@ -786,11 +786,11 @@ class _BaseTool:
 
 
 class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
-    """A tool built by :func:`standard_tool` whose ``execute`` is synchronous.
+    """A tool built by ``standard_tool`` whose ``execute`` is synchronous.
 
     Immutable, safe to share between threads. ``execute(input, meta)`` validates
     the input, runs the handler, validates the output and returns it;
-    ``formatted(format)`` returns a re-targeted copy (see :meth:`formatted`).
+    ``formatted(format)`` returns a re-targeted copy (see ``formatted``).
     """
 
     __slots__ = ()
@@ -832,7 +832,7 @@ class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
 
 
 class AsyncTool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
-    """A tool built by :func:`standard_tool` whose ``execute`` is a coroutine function.
+    """A tool built by ``standard_tool`` whose ``execute`` is a coroutine function.
 
     Built when the handler, a schema's ``validate`` or the formatter is async.
     """
@@ -864,7 +864,7 @@ class AsyncTool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
     def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
         """Return a copy whose ``execute`` turns failures into data.
 
-        Same as :meth:`Tool.formatted`; the copy stays async.
+        Same as ``Tool.formatted``; the copy stays async.
 
         Args:
             format: ``(Output | Exception) -> F``, sync or async.
@@ -1317,7 +1317,7 @@ def standard_tool(
     validates ``input`` with ``input_schema`` and passes the validated value to
     the handler, then validates the handler's return with ``output_schema`` and
     returns the validated value. Validation failures raise
-    :class:`StandardToolValidationError`; what the handler raises propagates.
+    ``StandardToolValidationError``; what the handler raises propagates.
 
     Without ``execute`` it returns a decorator; ``name`` then defaults to the
     function's ``__name__`` and ``description`` to its cleaned docstring.
@@ -1389,7 +1389,7 @@ def is_standard_json_schema(obj: object) -> bool:
 
 
 def is_standard_tool(obj: object) -> bool:
-    """Tell whether ``obj`` has the attributes of a :class:`StandardToolV0`.
+    """Tell whether ``obj`` has the attributes of a ``StandardToolV0``.
 
     Checks ``name`` and ``description`` are strings, ``execute`` and ``formatted``
     are callable, ``title`` is a string or ``None``, and each schema present is a

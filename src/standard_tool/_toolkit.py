@@ -1,9 +1,9 @@
 """A named collection of tools that runs them by name and never raises for a bad call.
 
-:class:`Toolkit` holds conforming tools (built ones or plain objects), looks them
+``Toolkit`` holds conforming tools (built ones or plain objects), looks them
 up by name, runs them with an optional timeout and turns every failure a model can
 cause (unknown name, invalid input, handler error, timeout) into a failed
-:class:`ToolResult`. It also converts all its tools to a provider's format at once.
+``ToolResult``. It also converts all its tools to a provider's format at once.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from standard_tool._core import StandardToolV0Definition, StandardToolValidation
 
 __all__ = ["ToolResult", "Toolkit"]
 
-#: Longest error text a :class:`ToolResult` carries; longer text is cut with a marker.
+#: Longest error text a ``ToolResult`` carries; longer text is cut with a marker.
 MAX_ERROR_CHARS = 2000
 _MAX_NAME_SHOWN = 100
 _MAX_NAMES_LISTED = 20
@@ -45,7 +45,7 @@ class ToolResult:
         value: what the tool's ``execute`` returned, or ``None`` on failure.
         error: on failure, a short text for the model to correct itself from
             (at most about 2,000 characters); ``None`` on success.
-        duration: seconds spent, measured with :func:`time.perf_counter`.
+        duration: seconds spent, measured with ``time.perf_counter``.
         exception: on failure, the exception behind ``error`` (``None`` for an
             unknown tool); kept out of ``repr`` and comparisons.
     """
@@ -145,12 +145,12 @@ class Toolkit:
     """A named collection of tools that runs any of them by name.
 
     Tools are any objects with the Standard Tool attributes (``name``,
-    ``description``, ``execute``, ...): built with :func:`standard_tool.standard_tool`
+    ``description``, ``execute``, ...): built with ``standard_tool.standard_tool``
     or plain objects, sync or async. Names must be unique. A toolkit is immutable
     and safe to share between tasks and threads.
 
-    :meth:`execute` never raises for a bad call: an unknown name, invalid input, an
-    exception in the handler and a timeout all give a failed :class:`ToolResult`
+    ``execute`` never raises for a bad call: an unknown name, invalid input, an
+    exception in the handler and a timeout all give a failed ``ToolResult``
     whose ``error`` is short enough to send back to a model. ``CancelledError``,
     ``KeyboardInterrupt`` and ``SystemExit`` propagate.
 
@@ -164,7 +164,7 @@ class Toolkit:
         "unknown tool 'mul'; available tools: add"
 
     Args:
-        tools: the tools, in the order :meth:`list` and the provider conversions
+        tools: the tools, in the order ``list`` and the provider conversions
             return them.
 
     Raises:
@@ -279,7 +279,7 @@ class Toolkit:
         timeout: float | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
-        """Run the tool called ``name`` and return its :class:`ToolResult`.
+        """Run the tool called ``name`` and return its ``ToolResult``.
 
         An async tool is awaited in this task. A sync tool runs inline (blocking the
         event loop while it runs) when ``timeout`` is ``None``; with a timeout it
@@ -295,7 +295,7 @@ class Toolkit:
             call_id: copied to the result, to pair it with the provider's call.
 
         Returns:
-            A :class:`ToolResult`; failures are results, not exceptions.
+            A ``ToolResult``; failures are results, not exceptions.
         """
         start = time.perf_counter()
         tool = self._tools.get(name)
@@ -329,7 +329,7 @@ class Toolkit:
         timeout: float | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
-        """Run the tool called ``name`` from synchronous code; see :meth:`execute`.
+        """Run the tool called ``name`` from synchronous code; see ``execute``.
 
         A sync tool runs in this thread, or in a worker thread when ``timeout`` is
         given. An async tool runs in a new event loop; inside a running event loop
@@ -417,8 +417,8 @@ class Toolkit:
     ) -> builtins.list[dict[str, Any]]:
         """Declare every tool for the OpenAI Chat Completions API, in order.
 
-        Pass the same ``strict`` to :func:`~standard_tool.providers.run_openai_chat_tool_calls`.
-        See :func:`standard_tool.providers.to_openai_chat`.
+        Pass the same ``strict`` to ``run_openai_chat_tool_calls``.
+        See ``standard_tool.providers.to_openai_chat``.
         """
         from standard_tool.providers import to_openai_chat
 
@@ -430,8 +430,8 @@ class Toolkit:
         """Declare every tool for the OpenAI Responses API, in order.
 
         Pass the same ``strict`` to
-        :func:`~standard_tool.providers.run_openai_responses_tool_calls`.
-        See :func:`standard_tool.providers.to_openai_responses`.
+        ``run_openai_responses_tool_calls``.
+        See ``standard_tool.providers.to_openai_responses``.
         """
         from standard_tool.providers import to_openai_responses
 
@@ -446,7 +446,7 @@ class Toolkit:
             cache_control: a prompt-caching breakpoint (e.g. ``{"type":
                 "ephemeral"}``), set on the last tool so the whole list is cached.
 
-        See :func:`standard_tool.providers.to_anthropic`.
+        See ``standard_tool.providers.to_anthropic``.
         """
         from standard_tool.providers import to_anthropic
 
@@ -459,7 +459,7 @@ class Toolkit:
     def to_gemini(self) -> builtins.list[dict[str, Any]]:
         """Declare every tool as a Gemini function declaration, in order.
 
-        See :func:`standard_tool.providers.to_gemini`.
+        See ``standard_tool.providers.to_gemini``.
         """
         from standard_tool.providers import to_gemini
 
@@ -468,7 +468,7 @@ class Toolkit:
     def to_mcp(self) -> builtins.list[dict[str, Any]]:
         """Declare every tool as an MCP ``Tool`` definition, in order.
 
-        See :func:`standard_tool.providers.to_mcp`.
+        See ``standard_tool.providers.to_mcp``.
         """
         from standard_tool.providers import to_mcp
 

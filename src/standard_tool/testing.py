@@ -1,6 +1,6 @@
 """Test helpers for tool authors: prove a tool enforces the schema it advertises.
 
-:func:`check_schema_agreement` generates JSON values (hypothesis), some shaped
+``check_schema_agreement`` generates JSON values (hypothesis), some shaped
 like the tool's input schema and some arbitrary, and checks that the tool's
 input validation accepts exactly the values the ``jsonschema`` library accepts
 against the tool's advertised JSON Schema. It works on any conforming tool.

@@ -75,8 +75,8 @@ def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> d
     Args:
         tool: any conforming tool.
         strict: ``"auto"`` (default) uses strict mode when the input schema can
-            be represented there (see :func:`openai_strict` for why not
-            otherwise); ``True`` insists and raises :class:`OpenAIStrictError`
+            be represented there (see ``openai_strict`` for why not
+            otherwise); ``True`` insists and raises ``OpenAIStrictError``
             if it cannot; ``False`` sends the plain JSON Schema.
 
     Returns:
@@ -107,7 +107,7 @@ def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> d
 def to_openai_responses(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]:
     """Declare ``tool`` for the OpenAI Responses API.
 
-    Same rules as :func:`to_openai_chat`; the shape is flat:
+    Same rules as ``to_openai_chat``; the shape is flat:
     ``{"type": "function", "name", "description", "parameters", "strict"}``.
     """
     name = _check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
@@ -152,7 +152,7 @@ def to_gemini(tool: _Tool) -> dict[str, Any]:
 
     Returns:
         ``{"name", "description", "parameters"}`` with ``parameters`` in
-        Gemini's OpenAPI subset (see :class:`GeminiParameters`), omitted for a
+        Gemini's OpenAPI subset (see ``GeminiParameters``), omitted for a
         tool without parameters. It validates with
         ``google.genai.types.FunctionDeclaration.model_validate``. Decode the
         model's ``function_call.args`` with ``gemini_parameters(tool).decode``.
@@ -200,8 +200,8 @@ def mcp_output_wrapped(tool: _Tool) -> bool:
 
     MCP requires an object at the root of ``outputSchema`` and of
     ``structuredContent``. A tool whose output schema is not an object is
-    declared by :func:`to_mcp` with ``{"result": <its schema>}``, and
-    :func:`mcp_call_tool_result` must wrap its values the same way.
+    declared by ``to_mcp`` with ``{"result": <its schema>}``, and
+    ``mcp_call_tool_result`` must wrap its values the same way.
     """
     return _mcp_output(tool)[1]
 
@@ -218,7 +218,7 @@ def to_mcp(tool: _Tool, *, annotations: Mapping[str, Any] | None = None) -> dict
         ``{"name", "title", "description", "inputSchema", "outputSchema"}``
         (``title`` and ``outputSchema`` only when the tool has them). Schemas are
         draft 2020-12. An output schema whose root is not an object is wrapped as
-        ``{"result": ...}`` (see :func:`mcp_output_wrapped`).
+        ``{"result": ...}`` (see ``mcp_output_wrapped``).
 
     Raises:
         ProviderSchemaError: the name breaks MCP's rule (1 to 128 of

@@ -4,7 +4,7 @@ Both targets share the same problems: they close the set of keywords, cannot say
 "an object with any keys" and need every value typed. The walk rewrites what it
 can (``dict[str, T]`` becomes a list of ``{"key", "value"}`` entries, unions of
 types become ``anyOf``, unsupported constraints move into descriptions), records
-a :class:`~standard_tool.providers._convert_common.Plan` to decode the model's
+a ``Plan`` to decode the model's
 arguments back, and lists what it cannot represent.
 """
 

@@ -26,11 +26,11 @@ _MAX_REASONS = 8
 class GeminiParameters:
     """A tool's input schema in Gemini's OpenAPI subset, and how to read the model's arguments.
 
-    Build one with :func:`gemini_parameters` (cached per tool) or
-    :meth:`from_json_schema`. It is immutable.
+    Build one with ``gemini_parameters`` (cached per tool) or
+    ``from_json_schema``. It is immutable.
 
     The rewrite inlines every ``$ref`` (a recursive schema is refused with
-    :class:`ProviderSchemaError` naming the recursive type: Gemini's
+    ``ProviderSchemaError`` naming the recursive type: Gemini's
     ``parameters`` cannot express recursion and cutting it at a depth would
     silently change the tool), turns ``null`` unions into ``nullable``, keeps
     Gemini's keywords (``type``, ``format``, ``description``, ``nullable``,
@@ -39,7 +39,7 @@ class GeminiParameters:
     ``minLength``/``maxLength``, ``pattern``, ``anyOf``, ``title``) and moves the
     rest (defaults, ``const`` of non-strings, ``multipleOf``, exclusive bounds,
     unknown formats...) into descriptions. ``dict[str, T]`` is sent as a list of
-    ``{"key", "value"}`` entries, which :meth:`decode` turns back into a dict.
+    ``{"key", "value"}`` entries, which ``decode`` turns back into a dict.
     """
 
     __slots__ = ("_plan", "_schema")

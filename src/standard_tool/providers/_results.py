@@ -118,7 +118,7 @@ def openai_tool_output(
 
     Use it as the ``content`` of a Chat Completions ``{"role": "tool"}`` message
     or the ``output`` of a Responses ``function_call_output`` item. Same text as
-    :func:`text_result`.
+    ``text_result``.
     """
     return text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
 
@@ -180,8 +180,8 @@ def mcp_call_tool_result(
         wrap: whether the output goes into ``structuredContent`` as
             ``{"result": value}``. ``None`` wraps anything that is not a JSON
             object. Pass ``mcp_output_wrapped(tool)`` (or use
-            :func:`mcp_result_formatter`) so it matches the ``outputSchema``
-            that :func:`to_mcp` declared.
+            ``mcp_result_formatter``) so it matches the ``outputSchema``
+            that ``to_mcp`` declared.
         as_model: return an ``mcp.types.CallToolResult`` instead of a dict
             (needs the ``mcp`` package).
         max_chars: bound of the text content of a success.
@@ -220,7 +220,7 @@ def mcp_result_formatter(
 ) -> Callable[[Any], dict[str, Any]]:
     """Return a formatter for ``tool.formatted(...)`` that makes MCP ``CallToolResult`` dicts.
 
-    It wraps outputs exactly as :func:`to_mcp` declared ``tool``'s
+    It wraps outputs exactly as ``to_mcp`` declared ``tool``'s
     ``outputSchema``, so ``structuredContent`` always validates against it.
 
     Examples:

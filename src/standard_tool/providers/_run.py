@@ -1,9 +1,9 @@
 """Run the tool calls a model asked for and build the messages that answer them.
 
-One function per API: :func:`run_openai_chat_tool_calls` (Chat Completions),
-:func:`run_openai_responses_tool_calls` (Responses) and :func:`run_anthropic_tool_calls`
+One function per API: ``run_openai_chat_tool_calls`` (Chat Completions),
+``run_openai_responses_tool_calls`` (Responses) and ``run_anthropic_tool_calls``
 (Messages). Each takes the response (the SDK object or its dict form), runs every
-tool call in it concurrently with a :class:`~standard_tool._toolkit.Toolkit`, and
+tool call in it concurrently with a ``Toolkit``, and
 returns what to send back, in the order of the calls. A call that cannot run
 (unknown tool, arguments that are not JSON, invalid input, an exception, a timeout)
 gets an error result the model can correct itself from; none raises, none is dropped.
@@ -35,7 +35,7 @@ __all__ = [
     "run_openai_responses_tool_calls",
 ]
 
-#: A :class:`Toolkit`, or any iterable of tools (made into a toolkit per call).
+#: A ``Toolkit``, or any iterable of tools (made into a toolkit per call).
 Tools: TypeAlias = "Toolkit | Iterable[StandardToolV0Definition[Any, Any, Any, Any]]"
 
 
@@ -164,7 +164,7 @@ async def _run_calls(
 
 
 def _content(result: ToolResult) -> str:
-    """Write what the model receives: the value as :func:`text_result` does, or ``Error: ...``."""
+    """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``."""
     if result.success:
         return text_result(result.value)
     return f"Error: {result.error}"
@@ -204,13 +204,13 @@ async def run_openai_chat_tool_calls(
     """Run the tool calls of a Chat Completions response; return the ``tool`` messages.
 
     Every call in ``response.choices[0].message.tool_calls`` runs at once (see
-    :meth:`Toolkit.execute <standard_tool._toolkit.Toolkit.execute>` for sync
+    ``Toolkit.execute`` for sync
     tools). The result is one ``{"role": "tool", "tool_call_id", "content"}``
     message per call, in the order of the calls; append the assistant message and
     these to the conversation and ask the model again. An empty list means the
     model asked for no tool.
 
-    ``content`` is the tool's return value as :func:`text_result` writes it (a
+    ``content`` is the tool's return value as ``text_result`` writes it (a
     ``str`` as is, anything else as JSON, cut at 100,000 characters) or, when the
     call failed, ``"Error: <reason>"`` with a short reason (at most about 2,000
     characters): an unknown tool, arguments that are not valid JSON, invalid
@@ -219,13 +219,13 @@ async def run_openai_chat_tool_calls(
     Args:
         response: a ``ChatCompletion``, its dict form, or the assistant message
             itself (a ``ChatCompletionMessage`` or dict with ``tool_calls``).
-        tools: a :class:`Toolkit` or any iterable of tools.
+        tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
         strict: the ``strict`` option the tools were converted with
-            (:func:`to_openai_chat`). Unless it is ``False``, the arguments of a
+            (``to_openai_chat``). Unless it is ``False``, the arguments of a
             tool sent in strict mode are decoded back to the tool's own input
-            shape (:meth:`OpenAIStrictSchema.decode`) before it runs.
+            shape (``OpenAIStrictSchema.decode``) before it runs.
 
     Returns:
         The ``tool`` messages, one per call, in order.
@@ -280,15 +280,15 @@ async def run_openai_responses_tool_calls(
     ``previous_response_id``, or after the response's own output items). A
     ``custom_tool_call`` item gets a ``custom_tool_call_output`` error item. An
     empty list means the model asked for no tool. ``output`` is written as for
-    :func:`run_openai_chat_tool_calls`.
+    ``run_openai_chat_tool_calls``.
 
     Args:
         response: a ``Response``, its dict form, or its ``output`` list.
-        tools: a :class:`Toolkit` or any iterable of tools.
+        tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
         strict: the ``strict`` option the tools were converted with
-            (:func:`to_openai_responses`); see :func:`run_openai_chat_tool_calls`.
+            (``to_openai_responses``); see ``run_openai_chat_tool_calls``.
 
     Returns:
         The output items, one per call, in order.
@@ -343,12 +343,12 @@ async def run_anthropic_tool_calls(
     append the assistant message and this one to the conversation and ask again.
     ``None`` means the model asked for no tool.
 
-    ``content`` is written as for :func:`run_openai_chat_tool_calls`, and
+    ``content`` is written as for ``run_openai_chat_tool_calls``, and
     ``is_error`` is true for a failed call.
 
     Args:
         response: a ``Message``, its dict form, or its ``content`` list.
-        tools: a :class:`Toolkit` or any iterable of tools.
+        tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
 

@@ -1,8 +1,8 @@
 """Serve tools over MCP with the official SDK's low-level ``Server`` (mcp 2.x).
 
-:func:`mcp_tool_handlers` returns the ``on_list_tools`` and ``on_call_tool`` handlers
-for ``mcp.server.lowlevel.Server``; :func:`mcp_server` builds a server with them.
-Calls run through a :class:`~standard_tool._toolkit.Toolkit`, so an unknown tool,
+``mcp_tool_handlers`` returns the ``on_list_tools`` and ``on_call_tool`` handlers
+for ``mcp.server.lowlevel.Server``; ``mcp_server`` builds a server with them.
+Calls run through a ``Toolkit``, so an unknown tool,
 invalid arguments, an exception and a timeout all become a ``CallToolResult`` with
 ``isError: true`` that the model can correct itself from.
 """
@@ -28,7 +28,7 @@ __all__ = ["MCPToolHandlers", "mcp_server", "mcp_tool_handlers"]
 
 
 class MCPToolHandlers(TypedDict):
-    """The keyword arguments :func:`mcp_tool_handlers` returns for ``Server(...)``."""
+    """The keyword arguments ``mcp_tool_handlers`` returns for ``Server(...)``."""
 
     on_list_tools: Callable[
         [ServerRequestContext[Any, Any], mcp_types.PaginatedRequestParams | None],
@@ -52,17 +52,16 @@ def mcp_tool_handlers(
     Pass them to the MCP SDK's low-level server next to your other handlers:
     ``Server("name", **mcp_tool_handlers(kit), on_list_prompts=...)``.
 
-    ``tools/list`` answers with every tool as :func:`to_mcp` declares it (built
+    ``tools/list`` answers with every tool as ``to_mcp`` declares it (built
     once, here, so a tool MCP cannot describe fails now rather than at the first
-    request). ``tools/call`` runs the tool with :meth:`Toolkit.execute
-    <standard_tool._toolkit.Toolkit.execute>` and answers with
-    :func:`mcp_call_tool_result`: the text and ``structuredContent`` of the output
+    request). ``tools/call`` runs the tool with ``Toolkit.execute`` and answers with
+    ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
     (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
     or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
     arguments, an exception or a timeout.
 
     Args:
-        tools: a :class:`Toolkit` or any iterable of tools.
+        tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
 
@@ -112,7 +111,7 @@ def mcp_server(
     ``mcp.Client(server)``).
 
     Args:
-        tools: a :class:`Toolkit` or any iterable of tools.
+        tools: a ``Toolkit`` or any iterable of tools.
         name: the server name announced to clients.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.

@@ -35,8 +35,8 @@ class OpenAIStrictError(ProviderSchemaError):
 class OpenAIStrictSchema:
     """A tool's input schema for OpenAI strict mode, and how to read the model's arguments.
 
-    Build one with :func:`openai_strict` (cached per tool) or
-    :meth:`from_json_schema`. It is immutable.
+    Build one with ``openai_strict`` (cached per tool) or
+    ``from_json_schema``. It is immutable.
 
     Attributes:
         strict: whether the schema can be sent with ``"strict": true``.
@@ -46,7 +46,7 @@ class OpenAIStrictSchema:
     Strict mode needs every object closed and every property required, and it
     cannot express ``dict[str, T]``. The rewrite therefore makes optional
     properties nullable, sends maps as lists of ``{"key", "value"}`` entries and
-    moves defaults and unsupported constraints into descriptions. :meth:`decode`
+    moves defaults and unsupported constraints into descriptions. ``decode``
     undoes this on the arguments the model sends, so the tool sees its own
     shape: entries become a dict again, and ``null`` for a property that was
     optional (and did not itself accept ``null``) removes the key so the tool's
@@ -99,11 +99,11 @@ class OpenAIStrictSchema:
         return copy.deepcopy(self._schema)
 
     def decode(self, arguments: Any) -> Any:
-        """Turn the arguments a model sent under :attr:`schema` back into the tool's input.
+        """Turn the arguments a model sent under ``schema`` back into the tool's input.
 
         Pass the parsed JSON arguments (a dict). Returns a new dict and never
         raises: a value that does not have the expected shape is passed through
-        unchanged for the tool's own validation to report. When :attr:`strict`
+        unchanged for the tool's own validation to report. When ``strict``
         is false this returns ``arguments`` unchanged.
         """
         plan = self._plan
@@ -156,7 +156,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
     ``.strict`` and ``.reason`` to see whether strict mode is possible, and call
     ``.decode(arguments)`` on a model's parsed arguments before
     ``tool.execute(...)`` whenever the tool was sent with ``"strict": true``
-    (which :func:`to_openai_chat` and :func:`to_openai_responses` do exactly when
+    (which ``to_openai_chat`` and ``to_openai_responses`` do exactly when
     ``strict`` is ``"auto"`` or ``True`` and ``.strict`` is true).
 
     Examples:

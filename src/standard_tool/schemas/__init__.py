@@ -4,15 +4,15 @@ No schema library implements Standard Schema in Python, so this package brings t
 bridge. Each adapter lives in its own module and needs its library (an optional
 extra); importing this package imports none of them.
 
-- :mod:`standard_tool.schemas.pydantic`: :func:`~standard_tool.schemas.pydantic.pydantic_schema`
+- ``standard_tool.schemas.pydantic``: ``pydantic_schema``
   for a ``BaseModel`` subclass or any type ``pydantic.TypeAdapter`` accepts.
-- :mod:`standard_tool.schemas.msgspec`: :func:`~standard_tool.schemas.msgspec.msgspec_schema`
+- ``standard_tool.schemas.msgspec``: ``msgspec_schema``
   for a ``Struct`` type or any type ``msgspec.convert`` accepts.
-- :mod:`standard_tool.schemas.jsonschema`: :func:`~standard_tool.schemas.jsonschema.json_schema`
+- ``standard_tool.schemas.jsonschema``: ``json_schema``
   for a JSON Schema dict, validated with the ``jsonschema`` library.
 
-:func:`as_standard_schema` picks the adapter for an object; the
-:func:`~standard_tool.standard_tool` builder calls it for every schema that is not
+``as_standard_schema`` picks the adapter for an object; the
+``standard_tool`` builder calls it for every schema that is not
 already a Standard Schema.
 """
 
@@ -54,9 +54,9 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
     """Return a conforming schema (Standard Schema and Standard JSON Schema) for ``obj``.
 
     - an object that already conforms is returned as is;
-    - a ``Mapping`` is a JSON Schema: :class:`~standard_tool.schemas.jsonschema.JSONSchema`;
-    - a pydantic ``BaseModel`` subclass: :class:`~standard_tool.schemas.pydantic.PydanticSchema`;
-    - a msgspec ``Struct`` type: :class:`~standard_tool.schemas.msgspec.MsgspecSchema`;
+    - a ``Mapping`` is a JSON Schema: ``JSONSchema``;
+    - a pydantic ``BaseModel`` subclass: ``PydanticSchema``;
+    - a msgspec ``Struct`` type: ``MsgspecSchema``;
     - any other type (``list[int]``, a ``TypedDict``, a dataclass, ``Annotated[...]``):
       pydantic when it is installed, else msgspec.
 

@@ -39,13 +39,13 @@ _MAX_SHOWN = 80
 
 
 class JSONSchemaProps:
-    """The ``__standard__`` object of a :class:`JSONSchema`.
+    """The ``__standard__`` object of a ``JSONSchema``.
 
     Attributes:
         version: always ``1``.
         vendor: ``"jsonschema"``.
         json_schema: ``input``/``output`` JSON Schema for a target: the schema
-            itself (both sides), converted by :mod:`standard_tool.dialects`.
+            itself (both sides), converted by ``standard_tool.dialects``.
     """
 
     __slots__ = ("_iter_errors", "json_schema")
@@ -86,7 +86,7 @@ class JSONSchema:
     """A JSON Schema dict as a Standard Schema (and Standard JSON Schema).
 
     ``validate`` checks a value with the ``jsonschema`` library and returns it
-    unchanged; JSON Schema for every target of :mod:`standard_tool.dialects` is the
+    unchanged; JSON Schema for every target of ``standard_tool.dialects`` is the
     schema itself, converted.
 
     Args:
@@ -120,7 +120,7 @@ class JSONSchema:
 
 
 def from_json_schema(schema: Mapping[str, Any], *, check_formats: bool = True) -> JSONSchema:
-    """Wrap a JSON Schema dict. Same as :class:`JSONSchema`."""
+    """Wrap a JSON Schema dict. Same as ``JSONSchema``."""
     return JSONSchema(schema, check_formats=check_formats)
 
 

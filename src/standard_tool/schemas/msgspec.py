@@ -41,7 +41,7 @@ _MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`$")
 
 
 class MsgspecSchemaProps(Generic[T]):
-    """The ``__standard__`` object of a :class:`MsgspecSchema`.
+    """The ``__standard__`` object of a ``MsgspecSchema``.
 
     Attributes:
         version: always ``1``.
@@ -49,7 +49,7 @@ class MsgspecSchemaProps(Generic[T]):
         json_schema: ``input``/``output`` JSON Schema for a target, from
             ``msgspec.json.schema`` (the same for both sides).
         fast_path: the raising form of ``validate`` (``msgspec.convert`` itself),
-            which :func:`standard_tool.standard_tool` calls directly.
+            which ``standard_tool.standard_tool`` calls directly.
     """
 
     __slots__ = ("_convert", "_options", "_type", "fast_path", "json_schema")
@@ -128,7 +128,7 @@ class MsgspecSchema(Generic[T]):
     ``validate`` returns ``msgspec.convert(value, type=type, ...)`` (a Struct
     instance for a Struct) or one issue with a structured ``path``. JSON Schema comes
     from ``msgspec.json.schema`` and is converted to every target of
-    :mod:`standard_tool.dialects`.
+    ``standard_tool.dialects``.
 
     Args:
         type: a ``Struct`` type, a dataclass, a ``TypedDict``, ``list[int]``,
@@ -214,6 +214,6 @@ def msgspec_schema(
 ) -> MsgspecSchema[Any]:
     """Wrap a msgspec ``Struct`` type or any type ``msgspec.convert`` accepts.
 
-    Same as :class:`MsgspecSchema`; the function reads better at call sites.
+    Same as ``MsgspecSchema``; the function reads better at call sites.
     """
     return MsgspecSchema(type, strict=strict, from_attributes=from_attributes, dec_hook=dec_hook)

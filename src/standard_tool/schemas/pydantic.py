@@ -35,7 +35,7 @@ _MODES: dict[str, JsonSchemaMode] = {"input": "validation", "output": "serializa
 
 
 class PydanticSchemaProps(Generic[T]):
-    """The ``__standard__`` object of a :class:`PydanticSchema`.
+    """The ``__standard__`` object of a ``PydanticSchema``.
 
     Attributes:
         version: always ``1``.
@@ -43,7 +43,7 @@ class PydanticSchemaProps(Generic[T]):
         json_schema: ``input``/``output`` JSON Schema for a target; input in
             pydantic's validation mode, output in its serialization mode.
         fast_path: the raising form of ``validate`` (pydantic's compiled
-            validator itself), which :func:`standard_tool.standard_tool` calls directly.
+            validator itself), which ``standard_tool.standard_tool`` calls directly.
     """
 
     __slots__ = ("_validate_python", "fast_path", "json_schema")
@@ -92,7 +92,7 @@ class PydanticSchema(Generic[T]):
 
     ``validate`` returns the validated value (a model instance for a model) or
     issues whose ``path`` is the error location. It also emits JSON Schema for
-    every target of :mod:`standard_tool.dialects`.
+    every target of ``standard_tool.dialects``.
 
     Args:
         type: a ``BaseModel`` subclass, a dataclass, a ``TypedDict``, ``list[int]``,
@@ -134,6 +134,6 @@ def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticS
 def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any]:
     """Wrap a pydantic model class or any type ``TypeAdapter`` accepts.
 
-    Same as :class:`PydanticSchema`; the function reads better at call sites.
+    Same as ``PydanticSchema``; the function reads better at call sites.
     """
     return PydanticSchema(type, config=config)
