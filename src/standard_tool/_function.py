@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import operator
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -79,9 +80,6 @@ def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
 
 
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
-    if len(errs) == 1:  # the common case, kept short
-        e = errs[0]
-        return (_issue(e.message, tuple(e.rpath[::-1]) if e.rpath else None),)
     out: list[Issue] = []
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
@@ -92,7 +90,15 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
 def _failure(errs: list[Err]) -> FailureResult:
     """``FailureResult(_issues(errs))``, built without the frozen dataclass ``__init__``."""
     result = _new(FailureResult)
-    _set_issues(result, _issues(errs))
+    if len(errs) == 1:  # the common case, inline
+        e = errs[0]
+        rpath = e.rpath
+        issue = _new(Issue)
+        _set_message(issue, e.message)
+        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        _set_issues(result, (issue,))
+    else:
+        _set_issues(result, _issues(errs))
     _set_value(result, None)
     return result
 
@@ -130,24 +136,30 @@ class _JSONSchemaConverter:
 
 
 class _Invalid(Exception):
-    """Raised by a function schema's fast path; ``args[0]`` is the issues ``validate`` reports."""
+    """Raised by a function schema's fast path; ``args`` are the issues ``validate`` reports."""
 
     def __str__(self) -> str:
-        n = len(self.args[0])
+        n = len(self.args)
         return f"invalid value ({n} issue{'' if n == 1 else 's'})"
 
 
-def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
-    issues: tuple[Issue, ...] = error.args[0]
-    return issues
+#: ``error -> issues`` for an ``_Invalid`` (its ``args``; a C call, not a Python one).
+_invalid_issues: Callable[[_Invalid], tuple[Issue, ...]] = operator.attrgetter("args")
 
 
 def _invalid(errs: list[Err]) -> _Invalid:
-    return _Invalid(_issues(errs))
+    if len(errs) == 1:  # the common case, inline
+        e = errs[0]
+        rpath = e.rpath
+        issue = _new(Issue)
+        _set_message(issue, e.message)
+        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        return _Invalid(issue)
+    return _Invalid(*_issues(errs))
 
 
 def _raise_invalid(errs: list[Err]) -> Any:
-    raise _Invalid(_issues(errs))
+    raise _invalid(errs)
 
 
 class _Props:

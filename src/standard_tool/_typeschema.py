@@ -260,7 +260,11 @@ def _check_any(v: Any, errs: list[Err]) -> Any:
 
 
 def mark(check: Check, *desc: Any) -> Check:
-    """Describe a check for the code generator (see :func:`generate`)."""
+    """Describe a check for the code generator (see :func:`generate`).
+
+    A ``"leaf"`` check appends exactly one ``Err``, with an empty path, when it
+    fails: the generated code gives that one error its path in place.
+    """
     check.__dict__["_fast"] = desc
     return check
 
@@ -394,6 +398,18 @@ def _instance_check(
 
 
 _check_py_int = mark(_instance_check(int, "integer", bool), "leaf", "type({x}) is int")
+
+
+class _NoClass:
+    """The class of no value (never instantiated)."""
+
+
+#: Checks that return a value of either exact class unchanged (and append nothing).
+_EXACT: dict[Check, tuple[type, type]] = {
+    _check_int: (int, int),
+    _check_py_int: (int, int),
+    _check_number: (int, float),
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -1403,21 +1419,33 @@ def _numeric(
     if "multiple_of" in c:
         out["multipleOf"] = c["multiple_of"]
     gt, ge, lt, le, step = (c.get(k) for k in _NUMERIC)
+    # The messages' fixed parts, formatted once.
+    gt_text = f"must be greater than {gt}, got "
+    ge_text = f"must be greater than or equal to {ge}, got "
+    lt_text = f"must be less than {lt}, got "
+    le_text = f"must be less than or equal to {le}, got "
+    step_text = f"must be a multiple of {step}, got "
+    # The classes the base check returns unchanged: no need to call it for them.
+    exact1, exact2 = _EXACT.get(check, (_NoClass, _NoClass))
 
     def bounded(v: Any, errs: list[Err]) -> Any:
-        r = check(v, errs)
-        if r is BAD:
-            return BAD
+        t = v.__class__
+        if t is exact1 or t is exact2:
+            r = v
+        else:
+            r = check(v, errs)
+            if r is BAD:
+                return BAD
         if gt is not None and not v > gt:
-            errs.append(Err(f"must be greater than {gt}, got {v}"))
+            errs.append(Err(f"{gt_text}{v}"))
         elif ge is not None and not v >= ge:
-            errs.append(Err(f"must be greater than or equal to {ge}, got {v}"))
+            errs.append(Err(f"{ge_text}{v}"))
         elif lt is not None and not v < lt:
-            errs.append(Err(f"must be less than {lt}, got {v}"))
+            errs.append(Err(f"{lt_text}{v}"))
         elif le is not None and not v <= le:
-            errs.append(Err(f"must be less than or equal to {le}, got {v}"))
+            errs.append(Err(f"{le_text}{v}"))
         elif step is not None and not _multiple(v, step):
-            errs.append(Err(f"must be a multiple of {step}, got {v}"))
+            errs.append(Err(f"{step_text}{v}"))
         else:
             return r
         return BAD
@@ -1627,23 +1655,29 @@ class _Gen:
     def leaf_test(self, desc: tuple[Any, ...], src: str) -> str:
         return str(desc[1]).format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
 
-    def fail(self, call: str, out: str, path: tuple[Any, ...], indent: int) -> None:
+    def fail(
+        self, call: str, out: str, path: tuple[Any, ...], indent: int, single: bool = False
+    ) -> None:
         """Emit the slow branch ``out = call`` that records the problems ``call`` appends.
 
         ``call`` is the node's full check on ``errs``. Its issues get the node's
         path at once (innermost key first, as the full check's callers would add
         them); past ``MAX_ISSUES`` every enclosing check would stop, so the whole
-        validation stops.
+        validation stops. ``single``: ``call`` is a leaf check, which appends
+        exactly one error without a path, so that error is given its path inline.
         """
         self.emit("if errs is None: errs = []", indent)
-        self.emit("start = len(errs)", indent)
+        if not single:
+            self.emit("start = len(errs)", indent)
         self.emit(f"{out} = {call}", indent)
         self.emit(f"if {out} is BAD:", indent)
         self.emit("bad += 1", indent + 1)
         if path:
             rpath = list(reversed(path))
-            if any(isinstance(k, _Index) for k in rpath):
-                keys = ", ".join(k.expr if isinstance(k, _Index) else repr(k) for k in rpath)
+            keys = ", ".join(k.expr if isinstance(k, _Index) else repr(k) for k in rpath)
+            if single:
+                self.emit(f"errs[-1].rpath = [{keys}]", indent + 1)
+            elif any(isinstance(k, _Index) for k in rpath):
                 self.emit(f"PREFIX(errs, start, [{keys}])", indent + 1)
             else:
                 self.emit(f"PREFIX(errs, start, {self.const(rpath)})", indent + 1)
@@ -1663,7 +1697,7 @@ class _Gen:
             test = self.leaf_test(desc, src)
             if test != "True":
                 self.emit(f"if not ({test}):", indent)
-                self.fail(f"{full}({src}, errs)", src, path, indent + 1)
+                self.fail(f"{full}({src}, errs)", src, path, indent + 1, single=True)
             return src
         if kind == "object":
             return self.spine_object(check, desc[1], src, path, indent, depth)
@@ -1675,7 +1709,7 @@ class _Gen:
             self.emit(f"{out} = {src}", indent)
             if test != "True":
                 self.emit(f"if {src} is not None and not ({test}):", indent)
-                self.fail(f"{full}({src}, errs)", out, path, indent + 1)
+                self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
             return out
         if kind == "list" and inner_kind in ("leaf", "object"):
             item = self.var("i")
