@@ -1785,6 +1785,20 @@ class _Gen:
                     f"if len({src}) != {len(required)} + {count}: return FALLBACK(value)", indent
                 )
             body = indent
+        elif not optional:
+            # Only required keys: one ``try`` reads them, and a wrong shape (not a
+            # dict, or another number of keys) joins a missing key in ``except``.
+            self.emit("try:", indent)
+            self.emit(
+                f"if type({src}) is not dict or len({src}) != {len(required)}: raise KeyError",
+                indent + 1,
+            )
+            for key, *_ in required:
+                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
+            self.emit("except KeyError:", indent)
+            self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
+            self.emit("else:", indent)
+            body = indent + 1
         else:
             ok = self.var("ok")
             self.emit(f"{ok} = type({src}) is dict", indent)
@@ -1833,7 +1847,7 @@ class _Gen:
                 self.emit(f"if {names[key]} is not MISSING: {out}[{key!r}] = {names[key]}", body)
             else:
                 self.emit(f"{out}[{key!r}] = {names[key]}", body)
-        if not root:
+        if not root and optional:
             self.emit("else:", indent)
             self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
         return out
