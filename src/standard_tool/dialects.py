@@ -480,8 +480,9 @@ def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
     ``examples`` the first ``example``, boolean subschemas ``{}`` and
     ``{"not": {}}``, and ``prefixItems`` an ``items`` that accepts any of the
     positional schemas (OpenAPI 3.0 has no tuples). ``$schema`` and keywords
-    OpenAPI 3.0 does not define are dropped (``x-`` extensions are kept), which can
-    only make the schema accept more.
+    OpenAPI 3.0 does not define are dropped (``x-`` extensions are kept), which
+    loosens the subschema they stood in (so under ``not`` or a ``oneOf`` branch it
+    can reject more). Everything else accepts exactly the same instances.
 
     Raises:
         ValueError: the schema is recursive (see :func:`inline_refs`).
@@ -508,9 +509,11 @@ def _openapi(node: Any) -> Any:
         elif key == "not" or (key == "additionalProperties" and not isinstance(value, bool)):
             out[key] = _openapi(value)
         elif key == "type":
-            nullable = _openapi_type(value, out) or nullable
+            out[key] = value  # keeps its place; rewritten below, once enum and anyOf are known
         elif key == "const":
-            out["enum"] = [value]
+            # const and enum side by side: the const, if the enum has it too.
+            in_enum = any(_json_equal(value, v) for v in node.get("enum", [value]))
+            out["enum"] = [value] if in_enum else []
         elif key == "enum":
             if "const" not in node:
                 out["enum"] = list(cast("list[Any]", value))
@@ -527,29 +530,35 @@ def _openapi(node: Any) -> Any:
             pass  # handled below: they depend on their neighbours
         elif key in _OPENAPI_KEYWORDS or key.startswith("x-"):
             out[key] = value
+    if "type" in out:
+        nullable = _openapi_type(out)
     _openapi_array(node, out)
     _openapi_bounds(node, out)
     out = _lift_null_branches(out)
     if nullable:
-        out = _make_nullable(out)
+        # The node's own keywords see null in both dialects: only its type changes.
+        out["nullable"] = True
     enum = out.get("enum")
     if enum is not None and not enum:
         return {"not": {}}
-    if enum is not None and None in enum:
-        out["nullable"] = True
+    if enum is not None and None in enum and "type" not in out:
+        out["nullable"] = True  # a type without null rejects null whatever the enum says
     return out
 
 
-def _openapi_type(value: Any, out: JSONSchema) -> bool:
-    """Write a 2020-12 ``type`` into ``out``; return whether ``null`` must be added."""
+def _openapi_type(out: JSONSchema) -> bool:
+    """Rewrite the 2020-12 ``type`` of ``out``; return whether ``null`` must be added."""
+    value = out["type"]
     names: list[Any] = value if _is_array(value) else [value]
     types = [t for t in names if t != "null"]
     null = len(types) < len(names)
     if len(types) == 1:
         out["type"] = types[0]
         return null
+    del out["type"]
     if not types:
-        out["enum"] = [None]
+        enum = out.get("enum")
+        out["enum"] = [None] if enum is None or None in enum else []
         return True
     branches: list[JSONSchema] = []
     for name in types:
@@ -599,6 +608,15 @@ def _openapi_bounds(node: Mapping[str, Any], out: JSONSchema) -> None:
             out[exclusive] = True
 
 
+def _rejects_null(schema: Any) -> bool:
+    """Whether the OpenAPI 3.0 ``schema`` surely rejects ``null`` (``False`` when unsure)."""
+    if not _is_object(schema):
+        return False
+    if "type" in schema and schema.get("nullable") is not True:
+        return True
+    return ("enum" in schema and None not in schema["enum"]) or schema.get("not") == {}
+
+
 def _is_null_only(schema: Any) -> bool:
     return (
         _is_object(schema)
@@ -616,8 +634,14 @@ def _lift_null_branches(out: JSONSchema) -> JSONSchema:
         rest = [b for b in branches if not _is_null_only(b)]
         if len(rest) == len(branches) or not rest:
             continue
-        # Only the first branch takes null, so oneOf still matches null exactly once.
-        rest[0] = _make_nullable(rest[0])
+        # One branch takes null. For oneOf it must be one that rejected null (so null
+        # still matches it once) and the null branch must be the only one.
+        index = 0
+        if key == "oneOf":
+            index = next((i for i, b in enumerate(rest) if _rejects_null(b)), -1)
+            if index < 0 or len(branches) - len(rest) > 1:
+                continue
+        rest[index] = _make_nullable(rest[index])
         outer = {k: v for k, v in out.items() if k != key}
         if len(rest) == 1 and _mergeable(rest[0], outer):
             return {**rest[0], **outer}
@@ -629,11 +653,13 @@ def _make_nullable(schema: JSONSchema) -> JSONSchema:
     """Return ``schema`` also accepting ``null``, in OpenAPI 3.0 terms."""
     if schema == {}:
         return schema
-    if "enum" in schema:
+    # nullable/enum only widen type/enum: a subschema keyword may still reject null.
+    in_place = not (schema.keys() & {"allOf", "anyOf", "oneOf", "not"})
+    if in_place and "enum" in schema:
         values = schema["enum"]
         enum = values if None in values else [*values, None]
         return {**schema, "enum": enum, "nullable": True}
-    if "type" in schema:
+    if in_place and "type" in schema:
         return {**schema, "nullable": True}
     if "anyOf" in schema and schema.keys() <= _ANNOTATIONS | {"anyOf"}:
         branches = list(schema["anyOf"])
@@ -697,6 +723,19 @@ def _rename_ref(ref: Any, old: str, new: str) -> Any:
             renamed.append(part)
             keyword = True
     return "#/" + "/".join(renamed)
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality as ``const``/``enum`` define it: ``1 == 1.0``, but ``True != 1``."""
+    if _is_object(a) and _is_object(b):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if _is_array(a) and _is_array(b):
+        return len(a) == len(b) and all(map(_json_equal, a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
 
 
 def _is_object(value: object) -> TypeGuard[JSONSchema]:
