@@ -414,3 +414,31 @@ def test_openapi_required_skips_read_only_and_write_only_properties() -> None:
     before, after = _verdicts(schema, [{}, {"id": 1, "pw": 2}])
     assert before == [False, True]
     assert after == [True, True]
+
+
+def test_a_discriminated_union_still_validates_with_an_openapi_validator() -> None:
+    schema = {
+        "$defs": {
+            "Cat": {
+                "type": "object",
+                "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
+                "required": ["kind"],
+            },
+            "Dog": {
+                "type": "object",
+                "properties": {"kind": {"const": "dog"}},
+                "required": ["kind"],
+            },
+        },
+        "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+        "discriminator": {
+            "propertyName": "kind",
+            "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"},
+        },
+    }
+    converted = to_openapi30(schema)
+    assert "discriminator" not in converted
+    validator = OAS30Validator(converted)
+    assert validator.is_valid({"kind": "cat", "lives": 9})
+    assert validator.is_valid({"kind": "dog"})
+    assert not validator.is_valid({"kind": "cow"})

@@ -521,8 +521,10 @@ def _openapi(node: Any) -> Any:
             if isinstance(value, list) and value and "example" not in node:
                 out["example"] = value[0]
         elif key == "discriminator":
-            if isinstance(value, dict) and "propertyName" in value:
-                out[key] = {"propertyName": value["propertyName"]}
+            # An OpenAPI discriminator names component schemas, and none are left
+            # once refs are inlined: OpenAPI validators would then reject every
+            # instance. The ``oneOf``/``anyOf`` beside it still decides.
+            pass
         elif key == "required":
             if value:
                 out[key] = value
