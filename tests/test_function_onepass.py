@@ -218,3 +218,37 @@ def test_values_the_fast_tests_miss_but_the_full_check_converts() -> None:
     assert value["items"] == [{"sku": "a", "qty": 2}, {"sku": "b", "qty": 3}]
     assert type(value["items"][0]["qty"]) is int
     assert props.fast_path.convert(_order(items)) == value
+
+
+def test_nested_objects_of_required_keys_with_a_renamed_key_or_a_wrong_shape() -> None:
+    order = tool(place_order)
+    good = {"sku": "a", "qty": 1}
+    renamed = {"sku": "a", "other": 1}
+    for items, address in (
+        ([good, renamed], {"street": "s", "city": "c", "zip": "z"}),
+        ([good, {"sku": "a", "qty": 0}], {"street": 1, "city": "c"}),
+        ([renamed, None, {"qty": 0, "sku": 3}], {"city": "c", "street": 3, "zip": None}),
+        ([good], {"street": "s", "city": "c", "zip": "z", "extra": 1}),
+    ):
+        assert_agree(order, {"items": items, "address": address})
+    issues = order.input_schema.__standard__.validate(_order([good, renamed])).issues
+    assert issues == (
+        Issue("unexpected property (allowed: sku, qty)", ("items", 1, "other")),
+        Issue("missing required property", ("items", 1, "qty")),
+    )
+
+
+class _Int(int):
+    """An int subclass: not the exact class the bound's shortcut covers."""
+
+
+def test_bounds_on_ints_of_other_classes_and_numbers() -> None:
+    order = tool(place_order)
+    for qty in (0, -1, 1, 2.0, 0.0, -2.5, True, False, _Int(0), _Int(3), 10**30, -(10**30), "1"):
+        assert_agree(order, _order([{"sku": "a", "qty": qty}]))
+    issues = order.input_schema.__standard__.validate(_order([{"sku": "a", "qty": _Int(0)}])).issues
+    assert issues == (Issue("must be greater than 0, got 0", ("items", 0, "qty")),)
+    issues = order.input_schema.__standard__.validate(_order([{"sku": "a", "qty": True}])).issues
+    assert issues == (Issue("expected integer, got true", ("items", 0, "qty")),)
+    value = order.input_schema.__standard__.validate(_order([{"sku": "a", "qty": _Int(3)}])).value
+    assert type(value["items"][0]["qty"]) is int
