@@ -151,6 +151,7 @@ def test_plain_result_and_issue_objects_conform() -> None:
 
 def test_validation_error_pickles_intact() -> None:
     err = StandardToolValidationError("output", (Issue("bad", ("a", 1, PathSegment("b"))),))
+    assert err.args == ("output", err.issues)
     clone = pickle.loads(pickle.dumps(err))
     assert type(clone) is StandardToolValidationError
     assert clone.target == "output"

@@ -326,15 +326,22 @@ class StandardToolValidationError(ValueError):
     model loop that rejects bad input pays for the text only if it uses it.
     """
 
+    __slots__ = ("_message", "issues", "target")
+
     target: Literal["input", "output"]
     issues: tuple[IssueLike, ...]
     _message: str | None
 
+    # Raised on every rejected call, so construction stays minimal: the base class
+    # already stored ``(target, issues)`` as ``args``.
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self.target = target
-        self.issues = issues if type(issues) is tuple else tuple(issues)
+        if type(issues) is tuple:
+            self.issues = issues
+        else:
+            self.issues = tuple(issues)
+            self.args = (target, self.issues)
         self._message = None
-        super().__init__(target, self.issues)
 
     def __str__(self) -> str:
         message = self._message
