@@ -131,7 +131,7 @@ class _JSONSchemaConverter:
         return copy.deepcopy(cached)
 
     def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
-        """Return the JSON Schema for ``target`` (a fresh copy); the same as :meth:`input`."""
+        """Return the JSON Schema for ``target`` (a fresh copy); the same as ``input``."""
         return self.input(target=target, library_options=library_options)
 
 

@@ -260,7 +260,7 @@ def _check_any(v: Any, errs: list[Err]) -> Any:
 
 
 def mark(check: Check, *desc: Any) -> Check:
-    """Describe a check for the code generator (see :func:`generate`).
+    """Describe a check for the code generator (see ``generate``).
 
     A ``"leaf"`` check appends exactly one ``Err``, with an empty path, when it
     fails: the generated code gives that one error its path in place.
@@ -1686,7 +1686,7 @@ class _Gen:
     def spine(self, check: Check, src: str, path: tuple[Any, ...], indent: int, depth: int) -> str:
         """Emit code leaving the converted value in a variable (returned); never returns early.
 
-        The fast tests run inline as in :meth:`node`; where one fails, the node's
+        The fast tests run inline as in ``node``; where one fails, the node's
         full check runs on that value alone and its problems are recorded, then
         the pass goes on with the next value, so a rejected input is walked once.
         """

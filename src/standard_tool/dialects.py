@@ -1,7 +1,7 @@
 """JSON Schema dialects: pure transforms between the targets a schema is emitted for.
 
 Every conforming schema of this library produces its JSON Schema in draft 2020-12
-(the canonical dialect) and hands it to :func:`convert` for the target the caller
+(the canonical dialect) and hands it to ``convert`` for the target the caller
 asked for. The transforms are plain functions over dicts: they never mutate their
 input and always return new objects, so other layers (OpenAI strict mode, the
 Gemini subset) can build on them.
@@ -38,7 +38,7 @@ __all__ = [
 #: A JSON Schema: a JSON object. Subschemas may also be the booleans ``True``/``False``.
 JSONSchema: TypeAlias = "dict[str, Any]"
 
-#: The targets :func:`convert` (and every ``json_schema.input/output``) understands.
+#: The targets ``convert`` (and every ``json_schema.input/output``) understands.
 SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0")
 
 #: The ``$schema`` URI of draft 2020-12.
@@ -109,12 +109,12 @@ def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
     """Convert a JSON Schema to ``target``.
 
     The source dialect is read from the schema's ``$schema`` (draft 2020-12 when
-    absent, see :func:`detect_dialect`). This is the one function adapters call
+    absent, see ``detect_dialect``). This is the one function adapters call
     from ``json_schema.input/output``.
 
     Args:
         schema: a draft 2020-12 or draft-07 JSON Schema. It is not modified.
-        target: one of :data:`SUPPORTED_TARGETS`.
+        target: one of ``SUPPORTED_TARGETS``.
 
     Returns:
         A new dict; the caller may mutate it.
@@ -485,7 +485,7 @@ def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
     can reject more). Everything else accepts exactly the same instances.
 
     Raises:
-        ValueError: the schema is recursive (see :func:`inline_refs`).
+        ValueError: the schema is recursive (see ``inline_refs``).
 
     Examples:
         >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
