@@ -23,6 +23,7 @@ from openapi_schema_validator import OAS30Validator
 
 from standard_tool.dialects import to_openapi30
 from tests.test_dialects import assert_openapi_30
+from tests.test_dialects_properties import merge_parts
 
 KEYS = ("a", "b", "c")
 TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
@@ -116,16 +117,6 @@ def schemas(refs: tuple[str, ...] = ()) -> st.SearchStrategy[Any]:
         return st.lists(keyword_parts, min_size=1, max_size=3).map(merge_parts)
 
     return st.recursive(leaf_schemas(refs), extend, max_leaves=6)
-
-
-def merge_parts(parts: list[Any]) -> Any:
-    """Merge one-keyword schemas into one object (a boolean ends the merge)."""
-    merged: dict[str, Any] = {}
-    for part in parts:
-        if isinstance(part, bool):
-            return merged if merged else part
-        merged.update(part)
-    return merged
 
 
 # Built once: building hypothesis strategies per draw costs more than the tests.

@@ -92,12 +92,13 @@ def schemas(refs: tuple[str, ...] = ()) -> st.SearchStrategy[Any]:
             leaf_schemas(refs),
         )
         # One schema object with a few keywords side by side (a $ref with siblings too).
-        return st.lists(keyword_parts, min_size=1, max_size=3).map(_merge_parts)
+        return st.lists(keyword_parts, min_size=1, max_size=3).map(merge_parts)
 
     return st.recursive(leaf_schemas(refs), extend, max_leaves=6)
 
 
-def _merge_parts(parts: list[Any]) -> Any:
+def merge_parts(parts: list[Any]) -> Any:
+    """Merge one-keyword schemas into one object (a boolean ends the merge)."""
     merged: dict[str, Any] = {}
     for part in parts:
         if isinstance(part, bool):
