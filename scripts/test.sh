@@ -22,7 +22,7 @@ for python in "${pythons[@]}"; do
         # Branch coverage on one interpreter (CI sets COVERAGE_ON); the report's
         # floor fails the run if coverage drops.
         if ! "$dir/bin/python" -m coverage run -m pytest -q -p no:cacheprovider "$@" ||
-            ! "$dir/bin/python" -m coverage report --fail-under=85 | tail -n 1; then
+            ! "$dir/bin/python" -m coverage report --fail-under=85 | grep -E '^TOTAL|failure'; then
             failed+=("$version")
         fi
     elif ! "$dir/bin/python" -m pytest -q -p no:cacheprovider "$@"; then
