@@ -580,32 +580,29 @@ def _build_sync_run(
 
 def _unwrapper(
     target: Literal["input", "output"],
-    validate: Callable[[Any], Any] | None,
+    validate: Callable[[Any], Any],
     fast: FastPath | None,
 ) -> Callable[[Any], Any]:
     """One function from a value to its validated value, raising on failure."""
     if fast is not None:
-        convert, errors, issues = fast.convert, fast.errors, fast.issues
-
-        def unwrap_fast(value: Any) -> Any:
-            try:
-                return convert(value)
-            except errors as err:
-                raise StandardToolValidationError(target, issues(err)) from err
-
-        return unwrap_fast
-    if validate is None:
-        return _identity
-    checked = validate
+        return _fast_unwrapper(target, fast)
 
     def unwrap(value: Any) -> Any:
-        return _value(target, checked(value))
+        return _value(target, validate(value))
 
     return unwrap
 
 
-def _identity(value: Any) -> Any:
-    return value
+def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Callable[[Any], Any]:
+    convert, errors, issues = fast.convert, fast.errors, fast.issues
+
+    def unwrap_fast(value: Any) -> Any:
+        try:
+            return convert(value)
+        except errors as err:
+            raise StandardToolValidationError(target, issues(err)) from err
+
+    return unwrap_fast
 
 
 def _build_async_run(
@@ -619,10 +616,8 @@ def _build_async_run(
 ) -> Callable[..., Coroutine[Any, Any, Any]]:
     in_async = _is_async_callable(check_in)
     out_async = _is_async_callable(check_out)
-    fast_unwrap_in = None if in_async or fast_in is None else _unwrapper("input", None, fast_in)
-    fast_unwrap_out = (
-        None if out_async or fast_out is None else _unwrapper("output", None, fast_out)
-    )
+    fast_unwrap_in = None if in_async or fast_in is None else _fast_unwrapper("input", fast_in)
+    fast_unwrap_out = None if out_async or fast_out is None else _fast_unwrapper("output", fast_out)
 
     async def run(input: Any = None, meta: Any = None) -> Any:
         if fast_unwrap_in is not None:
