@@ -489,3 +489,43 @@ def test_validation_error_reads_well_in_repr_and_tracebacks() -> None:
         "standard_tool._core.StandardToolValidationError: "
         "input validation failed: n: expected an integer\n"
     )
+
+
+def test_a_required_keyword_only_parameter_is_refused() -> None:
+    def handler(value: Any, *, strict: bool) -> Any:
+        return value
+
+    with pytest.raises(TypeError, match="keyword-only parameter 'strict' has no default"):
+        standard_tool(name="a", description="d", execute=handler)
+
+
+def test_a_handler_without_a_readable_signature_gets_input_and_meta() -> None:
+    class Opaque:
+        @property
+        def __signature__(self) -> Any:
+            raise ValueError("no signature")
+
+        def __call__(self, *args: Any) -> Any:
+            return args
+
+    tool = standard_tool(name="a", description="d", execute=Opaque())
+    assert tool.execute(1, "m") == (1, "m")
+
+
+def test_a_lambda_needs_a_name_and_title_must_be_a_string() -> None:
+    with pytest.raises(TypeError) as info:
+        standard_tool(description="d", title=3, execute=lambda: 1)  # type: ignore[call-overload]
+    assert "name: required (the handler has no usable __name__)" in str(info.value)
+    assert "title: must be a string or None, got int" in str(info.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_an_output_validate_returning_a_non_result_is_a_clear_type_error(mode: str) -> None:
+    tool = standard_tool(
+        name="a",
+        description="d",
+        output_schema=Schema(lambda v: 42, {}),
+        execute=make_handler(mode, lambda: 1),
+    )
+    with pytest.raises(TypeError, match="output schema's validate returned int, not a result"):
+        await call(tool)

@@ -114,7 +114,10 @@ def test_is_standard_tool_accepts_built_and_plain_tools() -> None:
     class BadSchema(PlainTool):
         input_schema = object()  # type: ignore[assignment]
 
-    for cls in (NoFormatted, BadTitle, BadSchema):
+    class BadName(PlainTool):
+        name = 3  # type: ignore[assignment]
+
+    for cls in (NoFormatted, BadTitle, BadSchema, BadName):
         assert not is_standard_tool(cls())
 
 
