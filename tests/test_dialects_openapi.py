@@ -23,9 +23,8 @@ from openapi_schema_validator import OAS30Validator
 
 from standard_tool.dialects import to_openapi30
 from tests.test_dialects import assert_openapi_30
-from tests.test_dialects_properties import merge_parts
+from tests.test_dialects_properties import KEYS, json_instances, merge_parts
 
-KEYS = ("a", "b", "c")
 TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 FORMATS = ("date", "email", "ipv4", "uuid", "int32", "byte", "password")
 FORMAT_CHECKER = FormatChecker()
@@ -40,14 +39,7 @@ scalars = st.one_of(
     st.sampled_from([0.5, -1.5, 2.5]),
     st.sampled_from(["", "a", "ab", "ba", "aaaa", "2020-01-31", "a@b.c", "1.2.3.4", "YQ=="]),
 )
-instances = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3),
-        st.dictionaries(st.sampled_from(KEYS), inner, max_size=3),
-    ),
-    max_leaves=8,
-)
+instances = json_instances(scalars)
 
 small_int = st.integers(min_value=-2, max_value=3)
 bound = st.one_of(small_int, st.sampled_from([0.5, -1.5, 2.5]))

@@ -23,14 +23,21 @@ scalars = st.one_of(
     st.sampled_from([0.5, -1.5, 2.0]),
     st.text(alphabet="ab", max_size=3),
 )
-instances = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3),
-        st.dictionaries(st.sampled_from(KEYS), inner, max_size=3),
-    ),
-    max_leaves=8,
-)
+
+
+def json_instances(scalars: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Small JSON values built from ``scalars``, in lists and objects keyed by ``KEYS``."""
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3),
+            st.dictionaries(st.sampled_from(KEYS), inner, max_size=3),
+        ),
+        max_leaves=8,
+    )
+
+
+instances = json_instances(scalars)
 
 small_int = st.integers(min_value=-2, max_value=3)
 counts = st.integers(min_value=0, max_value=3)
