@@ -12,8 +12,8 @@ from pathlib import Path
 
 import typing_extensions
 
-import standard_tool
 import standard_tool._core as core
+import standard_tool.types
 
 CORE = Path(core.__file__)
 ALLOWED = {"typing_extensions", "__future__"} | set(sys.stdlib_module_names)
@@ -128,5 +128,14 @@ def test_importing_the_package_loads_no_optional_dependency() -> None:
 
 
 def test_package_reexports_the_core() -> None:
+    """Every core name is public: in the façade, or in ``standard_tool.types`` for plumbing.
+
+    The façade's ``standard_tool`` is the core builder plus schema coercion.
+    """
+
     for name in core.__all__:
-        assert getattr(standard_tool, name) is getattr(core, name)
+        if name == "standard_tool":
+            assert standard_tool.standard_tool.__wrapped__ is core.standard_tool
+            continue
+        home = standard_tool if name in standard_tool.__all__ else standard_tool.types
+        assert getattr(home, name) is getattr(core, name), name

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft4Validator, Draft7Validator, Draft202012Validator
 
-from standard_tool import SUPPORTED_TARGETS as CORE_TARGETS
 from standard_tool.dialects import (
     DRAFT_07_URI,
     DRAFT_2020_12_URI,
@@ -24,6 +23,7 @@ from standard_tool.dialects import (
     to_draft202012,
     to_openapi30,
 )
+from standard_tool.types import SUPPORTED_TARGETS as CORE_TARGETS
 
 # The Schema Object of OpenAPI 3.0, copied from the official OpenAPI 3.0 JSON Schema
 # (https://spec.openapis.org/oas/3.0/schema/2021-09-28, a draft-04 document).

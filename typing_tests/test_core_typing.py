@@ -13,7 +13,6 @@ from typing_extensions import TypedDict, assert_type
 
 from standard_tool import (
     AsyncTool,
-    ErrorEnvelope,
     FailureResult,
     Issue,
     StandardSchemaV1,
@@ -24,6 +23,7 @@ from standard_tool import (
     run_tool_sync,
     standard_tool,
 )
+from standard_tool.types import ErrorEnvelope
 
 
 class Point(TypedDict):

@@ -4,8 +4,9 @@ from typing import Any
 
 from typing_extensions import Literal, assert_type
 
-from standard_tool import AsyncTool, ErrorEnvelope, Tool
+from standard_tool import AsyncTool, Tool
 from standard_tool._function import Meta, tool
+from standard_tool.types import ErrorEnvelope
 
 
 @tool

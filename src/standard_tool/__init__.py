@@ -1,36 +1,35 @@
 """standard-tool: one neutral shape for an LLM tool.
 
-The core (``standard_tool._core``) implements the Standard Schema / Standard JSON
-Schema Python binding and the Standard Tool V0 interface. This namespace
-re-exports it, plus two layers that need nothing beyond ``typing-extensions``:
-function tools (``tool``, ``Param``, ``Meta``) and ``Toolkit``. The optional
-layers live in submodules and are never imported here: ``standard_tool.schemas``,
-``standard_tool.dialects``, ``standard_tool.providers``.
+Layer: façade (the top of the package; nothing inside the package imports it).
+
+This namespace re-exports the core (``standard_tool._core``: the Standard Schema /
+Standard JSON Schema binding, the Standard Tool V0 interface, the builder and the
+consumer helpers), function tools (``tool``, ``Param``, ``Meta``) and ``Toolkit``.
+The builder exported here also accepts a Pydantic model, a msgspec ``Struct`` type
+or a JSON Schema dict, wrapped by ``standard_tool.schemas`` when first needed.
+The optional layers live in submodules and are never imported here:
+``standard_tool.schemas``, ``standard_tool.dialects``, ``standard_tool.providers``.
+Typing plumbing lives in ``standard_tool.types``.
 """
 
+import typing as _typing
+
 from standard_tool._core import (
-    SUPPORTED_TARGETS,
     AsyncTool,
-    ErrorEnvelope,
     FailureResult,
     FastPath,
     Issue,
-    IssueLike,
-    JSONSchemaConverter,
     PathSegment,
-    PathSegmentLike,
     StandardJSONSchemaV1,
-    StandardJSONSchemaV1Props,
-    StandardResult,
     StandardSchemaV1,
-    StandardSchemaV1Props,
+    StandardToolError,
     StandardToolV0,
     StandardToolV0Definition,
     StandardToolValidationError,
     SuccessResult,
     Tool,
+    ToolDefinitionError,
     ToolSchema,
-    ToolSchemaProps,
     input_json_schema,
     is_standard_json_schema,
     is_standard_schema,
@@ -38,31 +37,23 @@ from standard_tool._core import (
     output_json_schema,
     run_tool,
     run_tool_sync,
-    standard_tool,
 )
-from standard_tool._function import Meta, Param, ToolDefinitionError, tool
+from standard_tool._function import Meta, Param, tool
 from standard_tool._toolkit import Toolkit, ToolResult
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "SUPPORTED_TARGETS",
     "AsyncTool",
-    "ErrorEnvelope",
     "FailureResult",
     "FastPath",
     "Issue",
-    "IssueLike",
-    "JSONSchemaConverter",
     "Meta",
     "Param",
     "PathSegment",
-    "PathSegmentLike",
     "StandardJSONSchemaV1",
-    "StandardJSONSchemaV1Props",
-    "StandardResult",
     "StandardSchemaV1",
-    "StandardSchemaV1Props",
+    "StandardToolError",
     "StandardToolV0",
     "StandardToolV0Definition",
     "StandardToolValidationError",
@@ -71,7 +62,6 @@ __all__ = [
     "ToolDefinitionError",
     "ToolResult",
     "ToolSchema",
-    "ToolSchemaProps",
     "Toolkit",
     "__version__",
     "input_json_schema",
@@ -84,3 +74,42 @@ __all__ = [
     "standard_tool",
     "tool",
 ]
+
+
+def _as_standard_schema(schema: _typing.Any) -> _typing.Any:
+    # Lazy: the adapters (and their libraries) load only for a schema that needs them.
+    from standard_tool.schemas import as_standard_schema
+
+    return as_standard_schema(schema)  # pyright: ignore[reportUnknownVariableType]
+
+
+if _typing.TYPE_CHECKING:
+    from standard_tool._core import standard_tool as standard_tool
+else:
+
+    def standard_tool(
+        *,
+        name=None,
+        description=None,
+        execute=None,
+        input_schema=None,
+        output_schema=None,
+        title=None,
+    ):
+        """Build a Standard Tool (see ``standard_tool._core.standard_tool``)."""
+        return _build_tool(
+            name=name,
+            description=description,
+            execute=execute,
+            input_schema=input_schema,
+            output_schema=output_schema,
+            title=title,
+            coerce=_as_standard_schema,
+        )
+
+    from standard_tool._core import build_tool as _build_tool
+    from standard_tool._core import standard_tool as _core_builder
+
+    standard_tool.__doc__ = _core_builder.__doc__
+    standard_tool.__wrapped__ = _core_builder
+    del _core_builder

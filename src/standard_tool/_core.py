@@ -17,8 +17,6 @@ builder, consumer helpers.
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,11 +48,13 @@ __all__ = [
     "StandardResult",
     "StandardSchemaV1",
     "StandardSchemaV1Props",
+    "StandardToolError",
     "StandardToolV0",
     "StandardToolV0Definition",
     "StandardToolValidationError",
     "SuccessResult",
     "Tool",
+    "ToolDefinitionError",
     "ToolSchema",
     "ToolSchemaProps",
     "input_json_schema",
@@ -72,10 +72,10 @@ SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0"
 
 In_contra = TypeVar("In_contra", contravariant=True, default=Any)
 Out_co = TypeVar("Out_co", covariant=True, default=Any)
-Input = TypeVar("Input", contravariant=True, default=Any)
-Output = TypeVar("Output", covariant=True, default=Any)
-FormattedOutput = TypeVar("FormattedOutput", covariant=True, default=Output)
-Meta = TypeVar("Meta", contravariant=True, default=Any)
+InputT = TypeVar("InputT", contravariant=True, default=Any)
+OutputT = TypeVar("OutputT", covariant=True, default=Any)
+FormattedT = TypeVar("FormattedT", covariant=True, default=OutputT)
+MetaT = TypeVar("MetaT", contravariant=True, default=Any)
 _JIn_co = TypeVar("_JIn_co", covariant=True, default=Any)
 _JOut_co = TypeVar("_JOut_co", covariant=True, default=Any)
 _F_co = TypeVar("_F_co", covariant=True, default=Any)
@@ -281,28 +281,61 @@ class FastPath:
 
 
 # --------------------------------------------------------------------------------------
-# The validation error
+# Errors
 # --------------------------------------------------------------------------------------
 
 _MAX_ISSUES_SHOWN = 20
 _MAX_MESSAGE = 400
 
 
+def truncate_text(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, ending in ``...`` when cut.
+
+    The one truncation rule of the package: every bounded message uses it.
+    """
+    if len(text) <= limit:
+        return text
+    if limit <= 3:
+        return "." * max(limit, 0)
+    return f"{text[: limit - 3]}..."
+
+
+def safe_str(obj: object, limit: int = _MAX_MESSAGE) -> str:
+    """``str(obj)`` cut to ``limit`` characters, never raising.
+
+    A value whose ``__str__`` raises (or an int past the interpreter's digit limit)
+    is described by its type instead.
+    """
+    try:
+        text = str(obj)
+    except Exception:  # a hostile __str__ must not turn a result into a crash
+        text = f"<{type(obj).__name__} object: str() failed>"
+    return truncate_text(text, limit)
+
+
+def is_async_callable(fn: object) -> bool:
+    """Tell whether calling ``fn`` returns a coroutine.
+
+    True for an async function, a partial of one, or an object whose ``__call__``
+    is async.
+    """
+    if inspect.iscoroutinefunction(fn):
+        return True
+    call = getattr(fn, "__call__", None)  # noqa: B004 -- an async __call__ on an instance
+    return call is not None and not inspect.isroutine(fn) and inspect.iscoroutinefunction(call)
+
+
 def _path_text(path: Sequence[Any] | None) -> str:
     if not path:
         return ""
     keys = (s if isinstance(s, (str, int)) else getattr(s, "key", s) for s in path)
-    return ".".join(str(k) for k in keys)
-
-
-def _bounded(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+    return ".".join(safe_str(k) for k in keys)
 
 
 def _issue_text(issue: Any) -> str:
-    message = _bounded(str(getattr(issue, "message", issue)), _MAX_MESSAGE)
+    message = safe_str(getattr(issue, "message", issue))
     where = _path_text(getattr(issue, "path", None))
-    return f"{_bounded(where, _MAX_MESSAGE)}: {message}" if where else message
+    return f"{truncate_text(where, _MAX_MESSAGE)}: {message}" if where else message
 
 
 def _error_message(target: str, issues: Sequence[Any]) -> str:
@@ -313,7 +346,26 @@ def _error_message(target: str, issues: Sequence[Any]) -> str:
     return f"{target} validation failed: {shown}"
 
 
-class StandardToolValidationError(ValueError):
+class StandardToolError(Exception):
+    """Base class of every exception this library raises on purpose.
+
+    Catch it to handle anything standard-tool reports; each subclass also derives
+    from the built-in exception a caller would expect (``ValueError``, ``TypeError``).
+    """
+
+    __slots__ = ()
+
+
+class ToolDefinitionError(StandardToolError, TypeError):
+    """A tool cannot be built as defined; the message lists every problem at once.
+
+    Raised by ``standard_tool()`` and by ``@tool`` at definition time, never per call.
+    """
+
+    __slots__ = ()
+
+
+class StandardToolValidationError(StandardToolError, ValueError):
     """Input or output of a tool failed validation.
 
     Attributes:
@@ -367,7 +419,7 @@ class ErrorEnvelope(TypedDict):
     error: str
 
 
-class StandardToolV0Definition(Protocol[Input, Output, FormattedOutput, Meta]):
+class StandardToolV0Definition(Protocol[InputT, OutputT, FormattedT, MetaT]):
     """A tool without ``formatted``: what the builder and the helpers need to run it."""
 
     @property
@@ -380,30 +432,30 @@ class StandardToolV0Definition(Protocol[Input, Output, FormattedOutput, Meta]):
     def description(self) -> str: ...
 
     @property
-    def input_schema(self) -> ToolSchema[Input, Any] | None: ...
+    def input_schema(self) -> ToolSchema[InputT, Any] | None: ...
 
     @property
-    def output_schema(self) -> ToolSchema[Any, Output] | None: ...
+    def output_schema(self) -> ToolSchema[Any, OutputT] | None: ...
 
     def execute(
-        self, input: Input = ..., meta: Meta | None = None
-    ) -> FormattedOutput | Awaitable[FormattedOutput]: ...
+        self, input: InputT = ..., meta: MetaT | None = None
+    ) -> FormattedT | Awaitable[FormattedT]: ...
 
 
 class StandardToolV0(
-    StandardToolV0Definition[Input, Output, FormattedOutput, Meta],
-    Protocol[Input, Output, FormattedOutput, Meta],
+    StandardToolV0Definition[InputT, OutputT, FormattedT, MetaT],
+    Protocol[InputT, OutputT, FormattedT, MetaT],
 ):
     """A Standard Tool: any object with these attributes is one; no subclassing needed.
 
-    Type parameters: ``Input`` (what ``execute`` takes), ``Output`` (the validated
-    result), ``FormattedOutput`` (what ``execute`` returns) and ``Meta`` (the
+    Type parameters: ``InputT`` (what ``execute`` takes), ``OutputT`` (the validated
+    result), ``FormattedT`` (what ``execute`` returns) and ``MetaT`` (the
     per-call context passed through untouched).
     """
 
     def formatted(
-        self, format: Callable[[Output | Exception], Any] | None = None
-    ) -> StandardToolV0[Input, Output, Any, Meta]:
+        self, format: Callable[[OutputT | Exception], Any] | None = None
+    ) -> StandardToolV0[InputT, OutputT, Any, MetaT]:
         """Return a tool whose ``execute`` passes results and exceptions to ``format``."""
         ...
 
@@ -413,13 +465,13 @@ class StandardToolV0(
 # --------------------------------------------------------------------------------------
 
 
-class _SyncExecute(Protocol[Input, _F_co, Meta]):
-    def __call__(self, input: Input = ..., meta: Meta | None = None) -> _F_co: ...
+class _SyncExecute(Protocol[InputT, _F_co, MetaT]):
+    def __call__(self, input: InputT = ..., meta: MetaT | None = None) -> _F_co: ...
 
 
-class _AsyncExecute(Protocol[Input, _F_co, Meta]):
+class _AsyncExecute(Protocol[InputT, _F_co, MetaT]):
     def __call__(
-        self, input: Input = ..., meta: Meta | None = None
+        self, input: InputT = ..., meta: MetaT | None = None
     ) -> Coroutine[Any, Any, _F_co]: ...
 
 
@@ -427,13 +479,6 @@ _Run: TypeAlias = Callable[[Any, Any], Any]
 _Format: TypeAlias = Callable[[Any], Any]
 
 _ASYNC_HINT = "make the handler async (async def) or use a schema whose validate is synchronous"
-
-
-def _is_async_callable(fn: object) -> bool:
-    if inspect.iscoroutinefunction(fn):
-        return True
-    call = getattr(fn, "__call__", None)  # noqa: B004 -- an async __call__ on an instance
-    return call is not None and not inspect.isfunction(fn) and inspect.iscoroutinefunction(call)
 
 
 def _arity(handler: Callable[..., Any]) -> int:
@@ -468,8 +513,28 @@ def _validator(schema: Any) -> Callable[[Any], Any] | None:
 
 
 def _fast_path(schema: Any) -> FastPath | None:
+    """Return the schema's ``fast_path`` when it has one, recognised by its attributes.
+
+    Duck-typed, not ``isinstance``: a copy of this module vendored next to the
+    installed package still takes the package adapters' fast path.
+    """
     fast = None if schema is None else getattr(schema.__standard__, "fast_path", None)
-    return fast if isinstance(fast, FastPath) else None
+    if fast is None:
+        return None
+    convert = getattr(fast, "convert", None)
+    errors = getattr(fast, "errors", None)
+    issues = getattr(fast, "issues", None)
+    if not (callable(convert) and callable(issues) and _is_exception_spec(errors)):
+        return None
+    if type(fast) is FastPath:
+        return fast
+    return FastPath(convert, cast("type[Exception]", errors), cast("Any", issues))
+
+
+def _is_exception_spec(errors: object) -> bool:
+    if isinstance(errors, tuple):
+        return all(_is_exception_spec(e) for e in cast("tuple[object, ...]", errors))
+    return isinstance(errors, type) and issubclass(errors, Exception)
 
 
 def _not_a_result(target: str, result: Any) -> TypeError:
@@ -614,8 +679,8 @@ def _build_async_run(
     fast_in: FastPath | None = None,
     fast_out: FastPath | None = None,
 ) -> Callable[..., Coroutine[Any, Any, Any]]:
-    in_async = _is_async_callable(check_in)
-    out_async = _is_async_callable(check_out)
+    in_async = is_async_callable(check_in)
+    out_async = is_async_callable(check_out)
     fast_unwrap_in = None if in_async or fast_in is None else _fast_unwrapper("input", fast_in)
     fast_unwrap_out = None if out_async or fast_out is None else _fast_unwrapper("output", fast_out)
 
@@ -648,8 +713,10 @@ def _default_format(result: Any) -> Any:
     return result
 
 
-def _coerce_schema(schema: Any, role: str, problems: list[str]) -> Any:
-    """Return a conforming schema, wrapping library models and JSON Schema dicts."""
+def _conforming_schema(
+    schema: Any, role: str, problems: list[str], coerce: Callable[[Any], Any] | None
+) -> Any:
+    """Return a conforming schema; ``coerce`` (the package's adapters) wraps anything else."""
     if schema is None or (is_standard_schema(schema) and is_standard_json_schema(schema)):
         return schema
     if is_standard_schema(schema):
@@ -658,16 +725,13 @@ def _coerce_schema(schema: Any, role: str, problems: list[str]) -> Any:
             "a tool's schemas must also emit JSON Schema"
         )
         return None
-    try:
-        # Absolute and lazy: the optional layer is absent when this file is vendored.
-        adapters: Any = importlib.import_module("standard_tool.schemas")
-    except ImportError:
+    if coerce is None:
         problems.append(
             f"{role}: {_describe(schema)} is not a Standard Schema (no __standard__ attribute)"
         )
         return None
     try:
-        return adapters.as_standard_schema(schema)
+        return coerce(schema)
     except (TypeError, ValueError, ImportError) as err:
         problems.append(f"{role}: {err}")
         return None
@@ -675,7 +739,7 @@ def _coerce_schema(schema: Any, role: str, problems: list[str]) -> Any:
 
 def _describe(obj: object) -> str:
     name = getattr(obj, "__qualname__", None) or type(obj).__qualname__
-    return _bounded(str(name), 80)
+    return truncate_text(str(name), 80)
 
 
 class _BaseTool:
@@ -734,7 +798,7 @@ class _BaseTool:
         parts = [f"name={self.name!r}"]
         if self.title is not None:
             parts.append(f"title={self.title!r}")
-        parts.append(f"description={_bounded(self.description, 60)!r}")
+        parts.append(f"description={truncate_text(self.description, 60)!r}")
         for role in ("input_schema", "output_schema"):
             schema = getattr(self, role)
             if schema is not None:
@@ -746,8 +810,8 @@ class _BaseTool:
     def _formatted(self, format: _Format | None) -> _BaseTool:
         fmt = _default_format if format is None else format
         run = self._run
-        if self._runs_async or _is_async_callable(fmt):
-            fmt_async = _is_async_callable(fmt)
+        if self._runs_async or is_async_callable(fmt):
+            fmt_async = is_async_callable(fmt)
             run_async = self._runs_async
 
             async def execute_async(input: Any = None, meta: Any = None) -> Any:
@@ -787,7 +851,7 @@ class _BaseTool:
         )
 
 
-class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
+class Tool(_BaseTool, Generic[InputT, OutputT, FormattedT, MetaT]):
     """A tool built by ``standard_tool`` whose ``execute`` is synchronous.
 
     Immutable, safe to share between threads. ``execute(input, meta)`` validates
@@ -801,24 +865,24 @@ class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
         name: str
         title: str | None
         description: str
-        input_schema: ToolSchema[Input, Any] | None
-        output_schema: ToolSchema[Any, Output] | None
-        execute: _SyncExecute[Input, FormattedOutput, Meta]
+        input_schema: ToolSchema[InputT, Any] | None
+        output_schema: ToolSchema[Any, OutputT] | None
+        execute: _SyncExecute[InputT, FormattedT, MetaT]
 
     @overload
-    def formatted(self) -> Tool[Input, Output, Output | ErrorEnvelope, Meta]: ...
+    def formatted(self) -> Tool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], Coroutine[Any, Any, _F]]
-    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+        self, format: Callable[[OutputT | Exception], Coroutine[Any, Any, _F]]
+    ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], _F]
-    ) -> Tool[Input, Output, _F, Meta]: ...
+        self, format: Callable[[OutputT | Exception], _F]
+    ) -> Tool[InputT, OutputT, _F, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], Any] | None = None
-    ) -> Tool[Input, Output, Any, Meta]: ...
+        self, format: Callable[[OutputT | Exception], Any] | None = None
+    ) -> Tool[InputT, OutputT, Any, MetaT]: ...
     def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
         """Return a copy whose ``execute`` turns failures into data.
 
@@ -828,12 +892,12 @@ class Tool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
         replaces the previous formatter instead of stacking on it.
 
         Args:
-            format: ``(Output | Exception) -> F``, sync or async.
+            format: ``(OutputT | Exception) -> F``, sync or async.
         """
         return self._formatted(format)
 
 
-class AsyncTool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
+class AsyncTool(_BaseTool, Generic[InputT, OutputT, FormattedT, MetaT]):
     """A tool built by ``standard_tool`` whose ``execute`` is a coroutine function.
 
     Built when the handler, a schema's ``validate`` or the formatter is async.
@@ -845,31 +909,31 @@ class AsyncTool(_BaseTool, Generic[Input, Output, FormattedOutput, Meta]):
         name: str
         title: str | None
         description: str
-        input_schema: ToolSchema[Input, Any] | None
-        output_schema: ToolSchema[Any, Output] | None
-        execute: _AsyncExecute[Input, FormattedOutput, Meta]
+        input_schema: ToolSchema[InputT, Any] | None
+        output_schema: ToolSchema[Any, OutputT] | None
+        execute: _AsyncExecute[InputT, FormattedT, MetaT]
 
     @overload
-    def formatted(self) -> AsyncTool[Input, Output, Output | ErrorEnvelope, Meta]: ...
+    def formatted(self) -> AsyncTool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], Awaitable[_F]]
-    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+        self, format: Callable[[OutputT | Exception], Awaitable[_F]]
+    ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], _F]
-    ) -> AsyncTool[Input, Output, _F, Meta]: ...
+        self, format: Callable[[OutputT | Exception], _F]
+    ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
     @overload
     def formatted(
-        self, format: Callable[[Output | Exception], Any] | None = None
-    ) -> AsyncTool[Input, Output, Any, Meta]: ...
+        self, format: Callable[[OutputT | Exception], Any] | None = None
+    ) -> AsyncTool[InputT, OutputT, Any, MetaT]: ...
     def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
         """Return a copy whose ``execute`` turns failures into data.
 
         Same as ``Tool.formatted``; the copy stays async.
 
         Args:
-            format: ``(Output | Exception) -> F``, sync or async.
+            format: ``(OutputT | Exception) -> F``, sync or async.
         """
         return self._formatted(format)
 
@@ -882,10 +946,13 @@ def _build(
     title: object,
     input_schema: Any,
     output_schema: Any,
+    coerce: Callable[[Any], Any] | None = None,
 ) -> Any:
     problems: list[str] = []
     if not callable(execute):
-        raise TypeError(f"standard_tool: execute must be callable, got {_describe(execute)}")
+        raise ToolDefinitionError(
+            f"standard_tool: execute must be callable, got {_describe(execute)}"
+        )
     if name is None:
         name = getattr(execute, "__name__", None)
         if name is None or name == "<lambda>":
@@ -900,22 +967,22 @@ def _build(
         problems.append(f"description: must be a string, got {type(description).__name__}")
     if title is not None and not isinstance(title, str):
         problems.append(f"title: must be a string or None, got {type(title).__name__}")
-    input_schema = _coerce_schema(input_schema, "input_schema", problems)
-    output_schema = _coerce_schema(output_schema, "output_schema", problems)
+    input_schema = _conforming_schema(input_schema, "input_schema", problems, coerce)
+    output_schema = _conforming_schema(output_schema, "output_schema", problems, coerce)
     try:
         arity = _arity(execute)
     except TypeError as err:
         problems.append(f"execute: {err}")
         arity = 2
     if problems:
-        raise TypeError("standard_tool: invalid definition: " + "; ".join(problems))
+        raise ToolDefinitionError("standard_tool: invalid definition: " + "; ".join(problems))
 
     check_in = _validator(input_schema)
     fast_in = _fast_path(input_schema)
     fast_out = _fast_path(output_schema)
     check_out = _validator(output_schema)
-    handler_async = _is_async_callable(execute)
-    runs_async = handler_async or _is_async_callable(check_in) or _is_async_callable(check_out)
+    handler_async = is_async_callable(execute)
+    runs_async = handler_async or is_async_callable(check_in) or is_async_callable(check_out)
     common: dict[str, Any] = {
         "name": name,
         "title": title,
@@ -1324,9 +1391,10 @@ def standard_tool(
     Without ``execute`` it returns a decorator; ``name`` then defaults to the
     function's ``__name__`` and ``description`` to its cleaned docstring.
 
-    Schemas are Standard Schemas that also emit JSON Schema. When the optional
-    ``standard_tool.schemas`` layer is installed, a Pydantic model, a msgspec
-    ``Struct`` type or a JSON Schema dict is accepted too and wrapped.
+    Schemas are Standard Schemas that also emit JSON Schema. Imported from the
+    ``standard_tool`` package (not from a vendored copy of this module), a
+    Pydantic model, a msgspec ``Struct`` type or a JSON Schema dict is accepted
+    too and wrapped by the schema adapters.
 
     Examples:
         >>> add = standard_tool(
@@ -1336,7 +1404,33 @@ def standard_tool(
         5
 
     Raises:
-        TypeError: the definition is invalid; every problem is listed at once.
+        ToolDefinitionError: the definition is invalid (a ``TypeError``); every
+            problem is listed at once.
+    """
+    return build_tool(
+        name=name,
+        description=description,
+        execute=execute,
+        input_schema=input_schema,
+        output_schema=output_schema,
+        title=title,
+    )
+
+
+def build_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[..., Any] | None = None,
+    input_schema: object = None,
+    output_schema: object = None,
+    title: str | None = None,
+    coerce: Callable[[Any], Any] | None = None,
+) -> Any:
+    """Build a tool as ``standard_tool()`` does, untyped, with a schema hook.
+
+    ``coerce`` turns a schema that does not conform into one that does: the
+    package passes its schema adapters; a vendored copy of this module passes none.
     """
     options: dict[str, Any] = {
         "name": name,
@@ -1344,6 +1438,7 @@ def standard_tool(
         "title": title,
         "input_schema": input_schema,
         "output_schema": output_schema,
+        "coerce": coerce,
     }
     if execute is None:
         return _Decorator[Any, Any, Any](options)
@@ -1458,6 +1553,9 @@ def run_tool_sync(
     event loop that is impossible without blocking it, so this raises
     ``RuntimeError``: use ``await run_tool(...)`` there.
     """
+    # asyncio is imported here, not at the top: it costs more than this whole module.
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:

@@ -26,6 +26,7 @@ from standard_tool._core import (
     FastPath,
     Issue,
     Tool,
+    ToolDefinitionError,
     standard_tool,
 )
 from standard_tool._fn_docstring import parse_docstring
@@ -43,7 +44,7 @@ from standard_tool._typeschema import (
     to_json,
 )
 
-__all__ = ["Meta", "Param", "ToolDefinitionError", "tool"]
+__all__ = ["Meta", "Param", "tool"]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -51,10 +52,6 @@ _R = TypeVar("_R")
 #: Mark the parameter that receives ``execute``'s ``meta``: ``ctx: Meta[MyContext]``.
 #: It is hidden from the schema and passed verbatim, never validated.
 Meta: TypeAlias = Annotated[_T, META_MARKER]
-
-
-class ToolDefinitionError(TypeSchemaError):
-    """A function cannot become a tool; the message lists every problem."""
 
 
 # --------------------------------------------------------------------------------------

@@ -44,6 +44,8 @@ from typing_extensions import (
     is_typeddict,
 )
 
+from standard_tool._core import ToolDefinitionError
+
 __all__ = [
     "BAD",
     "MAX_DEPTH",
@@ -91,7 +93,7 @@ class Err:
 Check: TypeAlias = Callable[[Any, "list[Err]"], Any]
 
 
-class TypeSchemaError(TypeError):
+class TypeSchemaError(ToolDefinitionError):
     """An annotation cannot be expressed as JSON Schema (raised at decoration time)."""
 
 

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypeVar, overload
 
-from standard_tool import is_standard_json_schema, is_standard_schema
+from standard_tool._core import is_standard_json_schema, is_standard_schema
 from standard_tool.schemas._base import bounded_repr
 
 if TYPE_CHECKING:
-    from standard_tool import ToolSchema
+    from standard_tool._core import ToolSchema
     from standard_tool.schemas.jsonschema import JSONSchema
 
 __all__ = ["as_standard_schema"]

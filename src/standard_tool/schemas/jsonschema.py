@@ -26,7 +26,7 @@ from typing import Any, cast
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema import exceptions as _exceptions
 
-from standard_tool import FailureResult, Issue, SuccessResult
+from standard_tool._core import FailureResult, Issue, SuccessResult
 from standard_tool.dialects import copy_schema, detect_dialect
 from standard_tool.schemas._base import JSONSchemaEmitter
 

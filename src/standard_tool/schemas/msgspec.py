@@ -23,7 +23,7 @@ from typing import Any, Generic
 import msgspec
 from typing_extensions import TypeVar, overload
 
-from standard_tool import FailureResult, FastPath, Issue, SuccessResult
+from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]

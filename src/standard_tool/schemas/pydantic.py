@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypeVar, overload
 
-from standard_tool import FailureResult, FastPath, Issue, SuccessResult
+from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
 
 if TYPE_CHECKING:
