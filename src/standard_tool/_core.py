@@ -289,15 +289,18 @@ _MAX_MESSAGE = 400
 
 
 def truncate_text(text: str, limit: int) -> str:
-    """Cut ``text`` to at most ``limit`` characters, ending in ``...`` when cut.
+    """Cut ``text`` to at most ``limit`` characters, saying how many were dropped.
 
-    The one truncation rule of the package: every bounded message uses it.
+    The one truncation rule of the package: a cut text ends in
+    ``... [truncated N characters]`` (just ``...`` when ``limit`` is too small
+    for that), and the result is never longer than ``limit``.
     """
     if len(text) <= limit:
         return text
-    if limit <= 3:
-        return "." * max(limit, 0)
-    return f"{text[: limit - 3]}..."
+    room = limit - len("... [truncated  characters]") - len(str(len(text)))
+    if room < 1:
+        return "." * max(limit, 0) if limit <= 3 else f"{text[: limit - 3]}..."
+    return f"{text[:room]}... [truncated {len(text) - room} characters]"
 
 
 def safe_str(obj: object, limit: int = _MAX_MESSAGE) -> str:
@@ -743,7 +746,10 @@ def _describe(obj: object) -> str:
 
 
 class _BaseTool:
+    # ``__weakref__``: caches of derived data (provider payloads, per-tool plans) key
+    # on the tool weakly, so they never keep a dropped tool alive.
     __slots__ = (
+        "__weakref__",
         "_format",
         "_run",
         "_runs_async",
