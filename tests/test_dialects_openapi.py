@@ -203,9 +203,8 @@ def schema_and_instances(draw: st.DrawFn) -> tuple[dict[str, Any], list[Any]]:
     return schema, shaped + arbitrary
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+# Example counts, seeds and the database come from the profile (tests/conftest.py).
+PROPERTY_SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
 
 
 def assert_same_verdicts(
@@ -263,6 +262,10 @@ REGRESSIONS: list[tuple[dict[str, Any], Any]] = [
     ({"const": None, "enum": [False]}, None),
     ({"enum": [1, 2], "const": True}, True),
     ({"const": 1, "enum": [True]}, 1),
+    # A lifted (nullable) branch merged into a node whose own type rejects null.
+    ({"type": "boolean", "oneOf": [{"const": False}, {"type": "null"}]}, None),
+    ({"type": "boolean", "anyOf": [{"const": False}, {"type": "null"}]}, None),
+    ({"type": "boolean", "oneOf": [{"const": False}, {"type": "null"}]}, False),
 ]
 
 

@@ -124,9 +124,8 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
     return {**body, "$defs": {"A": a, "B": b}}
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+# Example counts, seeds and the database come from the profile (tests/conftest.py).
+PROPERTY_SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY_SETTINGS

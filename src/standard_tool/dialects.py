@@ -645,7 +645,10 @@ def _lift_null_branches(out: JSONSchema) -> JSONSchema:
                 continue
         rest[index] = _make_nullable(rest[index])
         outer = {k: v for k, v in out.items() if k != key}
-        if len(rest) == 1 and _mergeable(rest[0], outer):
+        # Merged into a node with its own ``type``, the branch's ``nullable`` would
+        # widen that type too: the node rejected null, so keep the branch apart.
+        widens = "type" in outer and "nullable" in rest[0]
+        if len(rest) == 1 and not widens and _mergeable(rest[0], outer):
             return {**rest[0], **outer}
         out = {**outer, key: rest}
     return out
