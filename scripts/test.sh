@@ -1,15 +1,44 @@
 #!/usr/bin/env bash
 # Run the test suite on every CPython 3.10-3.13 found on this machine, each in its
 # own virtualenv under .venvs/ with all optional dependencies installed.
-# Usage: bash scripts/test.sh [pytest args...]
+# Usage: bash scripts/test.sh [3.X ...] [pytest args...]
+#   bash scripts/test.sh                 every interpreter found
+#   bash scripts/test.sh 3.12            only CPython 3.12
+#   bash scripts/test.sh 3.11 -k toolkit one interpreter, some tests
 # COVERAGE_ON=3.11 also measures branch coverage on that interpreter.
+# Property tests use hypothesis's derandomized "ci" profile when CI is set and a fast
+# "dev" profile otherwise; HYPOTHESIS_PROFILE=thorough hunts with many more examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_env.sh
 
+# Leading 3.X arguments pick interpreters; the rest go to pytest.
+wanted=()
+while [ "$#" -gt 0 ] && [[ "$1" =~ ^3\.[0-9]+$ ]]; do
+    wanted+=("$1")
+    shift
+done
+
 mapfile -t pythons < <(find_pythons)
 if [ "${#pythons[@]}" -eq 0 ]; then
     pythons=("$(command -v python3)")
+fi
+if [ "${#wanted[@]}" -ne 0 ]; then
+    picked=()
+    for version in "${wanted[@]}"; do
+        found=""
+        for python in "${pythons[@]}"; do
+            if [ "$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$version" ]; then
+                found=$python
+            fi
+        done
+        if [ -z "$found" ]; then
+            echo "scripts/test.sh: no CPython $version on this machine (found: ${pythons[*]})" >&2
+            exit 2
+        fi
+        picked+=("$found")
+    done
+    pythons=("${picked[@]}")
 fi
 
 failed=()
