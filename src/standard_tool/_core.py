@@ -1,5 +1,7 @@
 """Standard Tool for Python: the core contract and its reference builder.
 
+Layer: core, the bottom (imports nothing from the package).
+
 Implements the Python binding of Standard Schema V1 and Standard JSON Schema V1
 (the cross-library hook is the attribute ``__standard__``) and the Standard Tool
 V0 interface, following the TypeScript Standard Tool proposal (interface version

@@ -1,5 +1,7 @@
 """JSON Schema dialects: pure transforms between the targets a schema is emitted for.
 
+Layer: dialects, pure transforms (imports only the core and the shared helpers).
+
 Every conforming schema of this library produces its JSON Schema in draft 2020-12
 (the canonical dialect) and hands it to ``convert`` for the target the caller
 asked for. The transforms are plain functions over dicts: they never mutate their

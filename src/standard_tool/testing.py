@@ -1,5 +1,8 @@
 """Test helpers for tool authors: prove a tool enforces the schema it advertises.
 
+Layer: top (imports the core and function tools; ``hypothesis`` and ``jsonschema``
+lazily).
+
 ``check_schema_agreement`` generates JSON values (hypothesis), some shaped
 like the tool's input schema and some arbitrary, and checks that the tool's
 input validation accepts exactly the values the ``jsonschema`` library accepts

@@ -1,5 +1,8 @@
 """Schema adapters: pydantic, msgspec and JSON Schema dicts as Standard Schemas.
 
+Layer: schema adapters (import the core, the shared helpers and the dialects; each
+adapter imports its own library).
+
 No schema library implements Standard Schema in Python, so this package brings the
 bridge. Each adapter lives in its own module and needs its library (an optional
 extra); importing this package imports none of them.
@@ -18,7 +21,6 @@ already a Standard Schema.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
 import typing
@@ -75,7 +77,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
     if is_standard_schema(obj) and is_standard_json_schema(obj):
         return cast("ToolSchema[object, Any]", obj)
     if isinstance(obj, Mapping):
-        module: Any = _adapter("jsonschema", "jsonschema")
+        module: Any = _adapter("jsonschema")
         return module.JSONSchema(obj)  # type: ignore[no-any-return]
     if not _is_type_form(obj):
         raise TypeError(
@@ -83,12 +85,12 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
             f"(a {type(obj).__qualname__} instance)"
         )
     if _is_subclass_of(obj, "pydantic", "BaseModel"):
-        return _adapter("pydantic", "pydantic").PydanticSchema(obj)  # type: ignore[no-any-return]
+        return _adapter("pydantic").PydanticSchema(obj)  # type: ignore[no-any-return]
     if _is_subclass_of(obj, "msgspec", "Struct"):
-        return _adapter("msgspec", "msgspec").MsgspecSchema(obj)  # type: ignore[no-any-return]
+        return _adapter("msgspec").MsgspecSchema(obj)  # type: ignore[no-any-return]
     for library in ("pydantic", "msgspec"):
         if _installed(library):
-            module = _adapter(library, library)
+            module = _adapter(library)
             cls = module.PydanticSchema if library == "pydantic" else module.MsgspecSchema
             return cls(obj)  # type: ignore[no-any-return]
     raise ImportError(
@@ -103,9 +105,24 @@ def _installed(library: str) -> bool:
     return importlib.util.find_spec(library) is not None
 
 
-def _adapter(name: str, library: str) -> Any:
+def _adapter(library: str) -> Any:
+    """Import the adapter module for ``library``.
+
+    Explicit import statements, not a computed name: the package's import graph
+    (checked by tests/test_architecture.py) shows every edge.
+    """
     try:
-        return importlib.import_module(f"standard_tool.schemas.{name}")
+        if library == "jsonschema":
+            from standard_tool.schemas import jsonschema
+
+            return jsonschema
+        if library == "pydantic":
+            from standard_tool.schemas import pydantic
+
+            return pydantic
+        from standard_tool.schemas import msgspec
+
+        return msgspec
     except ImportError as err:
         if err.name != library:
             raise

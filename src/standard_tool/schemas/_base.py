@@ -1,4 +1,7 @@
-"""What every adapter shares: the cached, per-target JSON Schema emitter."""
+"""What every adapter shares: the cached, per-target JSON Schema emitter.
+
+Layer: schema adapters.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """JSON Schema adapter: a JSON Schema dict as a Standard Schema, validated by ``jsonschema``.
 
+Layer: schema adapters (imports the core, the dialects and ``jsonschema``).
+
 This is what remote tools (MCP servers, OpenAPI operations) use: their schema is a
 plain dict. The dialect is read from ``$schema`` (draft 2020-12 when absent, or
 draft-07); the validator is compiled once, with formats checked where the schema

@@ -1,5 +1,7 @@
 """msgspec adapter: a ``Struct`` type or any type ``msgspec.convert`` accepts, as a Standard Schema.
 
+Layer: schema adapters (imports the core and ``msgspec``).
+
 Examples:
     >>> import msgspec
     >>> from standard_tool.schemas.msgspec import msgspec_schema

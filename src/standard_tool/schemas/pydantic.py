@@ -1,5 +1,7 @@
 """Pydantic adapter: any model class or type ``TypeAdapter`` accepts, as a Standard Schema.
 
+Layer: schema adapters (imports the core and ``pydantic``).
+
 Examples:
     >>> from pydantic import BaseModel
     >>> from standard_tool.schemas.pydantic import pydantic_schema
