@@ -2,8 +2,8 @@
 
 Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 
-- ``truncate_text`` / ``safe_str``: the one rule for bounding text (re-exported
-  from the core, which needs it for its own messages).
+- ``truncate_text`` / ``safe_str`` / ``safe_repr``: the one rule for bounding text
+  (the first two re-exported from the core, which needs them for its own messages).
 - ``is_async_callable``: the one rule for "calling this returns a coroutine".
 - ``resolve_pointer`` / ``pointer_tokens`` / ``pointer_text``: the one JSON
   Pointer reader and writer (RFC 6901 inside a URI fragment, so ``%20`` is a
@@ -25,9 +25,19 @@ __all__ = [
     "pointer_text",
     "pointer_tokens",
     "resolve_pointer",
+    "safe_repr",
     "safe_str",
     "truncate_text",
 ]
+
+
+def safe_repr(obj: object, limit: int = 80) -> str:
+    """Return ``repr(obj)`` cut to ``limit`` characters, never raising."""
+    try:
+        text = repr(obj)
+    except Exception:  # a hostile __repr__ must not turn a message into a crash
+        text = f"<{type(obj).__name__} object: repr() failed>"
+    return truncate_text(text, limit)
 
 
 class _Missing:

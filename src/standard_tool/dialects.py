@@ -19,14 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, cast
-from urllib.parse import unquote
 
 from typing_extensions import TypeAlias, TypeGuard
+
+from standard_tool._core import StandardToolError
+from standard_tool._shared import MISSING, pointer_tokens, resolve_pointer, safe_repr
 
 __all__ = [
     "DRAFT_07_URI",
     "DRAFT_2020_12_URI",
     "SUPPORTED_TARGETS",
+    "SchemaConversionError",
+    "SchemaDict",
+    "UnsupportedTargetError",
     "convert",
     "copy_schema",
     "detect_dialect",
@@ -37,8 +42,30 @@ __all__ = [
     "unsupported_target_message",
 ]
 
-#: A JSON Schema: a JSON object. Subschemas may also be the booleans ``True``/``False``.
-JSONSchema: TypeAlias = "dict[str, Any]"
+#: A JSON Schema document as a dict. Subschemas may also be the booleans ``True``/``False``.
+SchemaDict: TypeAlias = "dict[str, Any]"
+
+
+class SchemaConversionError(StandardToolError, ValueError):
+    """A JSON Schema cannot be converted as asked; the message says why.
+
+    For example a recursive schema asked for without ``$ref`` (OpenAPI 3.0,
+    ``inline_refs``), a ``$ref`` that points nowhere, or a ``$schema`` of a
+    dialect this library does not read. Also a ``ValueError``.
+    """
+
+    __slots__ = ()
+
+
+class UnsupportedTargetError(SchemaConversionError):
+    """A JSON Schema target this library does not know was asked for.
+
+    Raised by ``convert`` and by every ``json_schema.input/output`` of this
+    package's schemas; the message lists ``SUPPORTED_TARGETS``.
+    """
+
+    __slots__ = ()
+
 
 #: The targets ``convert`` (and every ``json_schema.input/output``) understands.
 SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0")
@@ -107,7 +134,7 @@ _MAX_SHOWN = 60
 # --------------------------------------------------------------------------------------
 
 
-def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
+def convert(schema: Mapping[str, Any], target: str) -> SchemaDict:
     """Convert a JSON Schema to ``target``.
 
     The source dialect is read from the schema's ``$schema`` (draft 2020-12 when
@@ -122,8 +149,9 @@ def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
         A new dict; the caller may mutate it.
 
     Raises:
-        ValueError: ``target`` is not supported, the ``$schema`` is of another
-            dialect, or (for ``"openapi-3.0"``) a ``$ref`` cannot be inlined.
+        UnsupportedTargetError: ``target`` is not supported (a ``ValueError``).
+        SchemaConversionError: the ``$schema`` is of another dialect, or (for
+            ``"openapi-3.0"``) a ``$ref`` cannot be inlined (a ``ValueError``).
 
     Examples:
         >>> convert({"$defs": {"A": {"type": "integer"}}, "$ref": "#/$defs/A"}, "draft-07")
@@ -135,16 +163,16 @@ def convert(schema: Mapping[str, Any], target: str) -> JSONSchema:
         return to_draft07(schema)
     if target == "openapi-3.0":
         return to_openapi30(schema)
-    raise ValueError(unsupported_target_message(target))
+    raise UnsupportedTargetError(unsupported_target_message(target))
 
 
 def unsupported_target_message(target: object) -> str:
-    """Return the message of the ``ValueError`` for an unsupported target (adapters reuse it)."""
+    """Return the message of ``UnsupportedTargetError`` (adapters reuse it)."""
     supported = ", ".join(repr(t) for t in SUPPORTED_TARGETS)
     return f"unsupported JSON Schema target {_short(target)}; supported targets: {supported}"
 
 
-def copy_schema(schema: Mapping[str, Any]) -> JSONSchema:
+def copy_schema(schema: Mapping[str, Any]) -> SchemaDict:
     """Return a deep copy of ``schema`` made of plain dicts and lists.
 
     Any ``Mapping`` becomes a ``dict`` and any tuple a ``list``, so the copy is
@@ -154,7 +182,7 @@ def copy_schema(schema: Mapping[str, Any]) -> JSONSchema:
         >>> copy_schema({"enum": ("a", "b")})
         {'enum': ['a', 'b']}
     """
-    return cast("JSONSchema", _thaw(schema))
+    return cast("SchemaDict", _thaw(schema))
 
 
 def detect_dialect(schema: Mapping[str, Any]) -> str:
@@ -163,7 +191,7 @@ def detect_dialect(schema: Mapping[str, Any]) -> str:
     The dialect is read from ``$schema``; a schema without one is draft 2020-12.
 
     Raises:
-        ValueError: ``$schema`` names another dialect.
+        SchemaConversionError: ``$schema`` names another dialect (a ``ValueError``).
 
     Examples:
         >>> detect_dialect({"$schema": "http://json-schema.org/draft-07/schema#"})
@@ -177,7 +205,7 @@ def detect_dialect(schema: Mapping[str, Any]) -> str:
         dialect = _DIALECT_URIS.get(key)
         if dialect is not None:
             return dialect
-    raise ValueError(
+    raise SchemaConversionError(
         f"unsupported $schema {_short(uri)}; supported dialects: "
         f"{DRAFT_2020_12_URI!r} (the default) and {DRAFT_07_URI!r}"
     )
@@ -188,7 +216,7 @@ def detect_dialect(schema: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def to_draft202012(schema: Mapping[str, Any]) -> JSONSchema:
+def to_draft202012(schema: Mapping[str, Any]) -> SchemaDict:
     """Return ``schema`` as draft 2020-12 (a copy when it already is).
 
     From draft-07: ``definitions`` becomes ``$defs`` (``$ref``s rewritten), array-form
@@ -201,11 +229,11 @@ def to_draft202012(schema: Mapping[str, Any]) -> JSONSchema:
         [{'type': 'integer'}]
     """
     if detect_dialect(schema) == "draft-2020-12":
-        return cast("JSONSchema", _thaw(schema))
-    return cast("JSONSchema", _walk(_thaw(schema), _node_07_to_2020))
+        return cast("SchemaDict", _thaw(schema))
+    return cast("SchemaDict", _walk(_thaw(schema), _node_07_to_2020))
 
 
-def to_draft07(schema: Mapping[str, Any]) -> JSONSchema:
+def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
     """Return ``schema`` as draft-07 (a copy when it already is).
 
     ``$defs`` becomes ``definitions`` (``$ref``s rewritten), ``prefixItems``/``items``
@@ -222,11 +250,11 @@ def to_draft07(schema: Mapping[str, Any]) -> JSONSchema:
         >>> to_draft07({"prefixItems": [{"type": "string"}], "items": False})
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
-    return cast("JSONSchema", _walk(to_draft202012(schema), _node_2020_to_07))
+    return cast("SchemaDict", _walk(to_draft202012(schema), _node_2020_to_07))
 
 
-def _node_2020_to_07(node: JSONSchema) -> JSONSchema:
-    out: JSONSchema = {}
+def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
+    out: SchemaDict = {}
     for key, value in node.items():
         if key == "$defs":
             out["definitions"] = {**value, **node.get("definitions", {})}
@@ -279,7 +307,7 @@ def _as_schema(dependency: Any) -> Any:
     return {"required": dependency} if _is_array(dependency) else dependency
 
 
-def _wrap_ref_07(node: JSONSchema) -> JSONSchema:
+def _wrap_ref_07(node: SchemaDict) -> SchemaDict:
     """Draft-07 ignores a ``$ref``'s siblings: move the ``$ref`` into ``allOf``."""
     if "$ref" not in node:
         return node
@@ -291,12 +319,12 @@ def _wrap_ref_07(node: JSONSchema) -> JSONSchema:
     return out
 
 
-def _node_07_to_2020(node: JSONSchema) -> JSONSchema:
+def _node_07_to_2020(node: SchemaDict) -> SchemaDict:
     if "$ref" in node:
         # Draft-07 ignores every sibling of $ref; keep only what is not validation.
         keep = _ANNOTATIONS | {"$ref", "$schema", "definitions", "$defs"}
         node = {k: v for k, v in node.items() if k in keep}
-    out: JSONSchema = {}
+    out: SchemaDict = {}
     for key, value in node.items():
         if key == "definitions":
             out["$defs"] = {**value, **node.get("$defs", {})}
@@ -329,7 +357,7 @@ def _node_07_to_2020(node: JSONSchema) -> JSONSchema:
 # --------------------------------------------------------------------------------------
 
 
-def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
+def inline_refs(schema: Mapping[str, Any]) -> SchemaDict:
     """Replace every local ``$ref`` with the schema it points to.
 
     ``$defs`` and ``definitions`` are removed from the result. In draft 2020-12 a
@@ -338,7 +366,7 @@ def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
     them. The dialect is read from ``$schema``.
 
     Raises:
-        ValueError: the schema is recursive (the message names the recursive type),
+        SchemaConversionError: the schema is recursive (the message names the recursive type),
             or a ``$ref`` is not local (does not start with ``#``) or points nowhere.
 
     Examples:
@@ -360,7 +388,7 @@ def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
         if not isinstance(ref, str):
             return body
         if ref in chain:
-            raise ValueError(_recursion_message(root, ref, chain))
+            raise SchemaConversionError(_recursion_message(root, ref, chain))
         if ref not in done:
             done[ref] = expand(_resolve(root, ref), (*chain, ref))
         target = _thaw(done[ref])
@@ -368,35 +396,25 @@ def inline_refs(schema: Mapping[str, Any]) -> JSONSchema:
             return target
         return _merge(target, body)
 
-    return cast("JSONSchema", expand(root, ()))
+    return cast("SchemaDict", expand(root, ()))
 
 
-def _resolve(root: JSONSchema, ref: str) -> Any:
+def _resolve(root: SchemaDict, ref: str) -> Any:
     if not ref.startswith("#"):
-        raise ValueError(
+        raise SchemaConversionError(
             f"cannot inline $ref {_short(ref)}: only local references (starting with '#') "
             "are supported"
         )
-    node: Any = root
-    for raw in _pointer(ref):
-        try:
-            node = node[int(raw)] if _is_array(node) else node[raw]
-        except (KeyError, IndexError, ValueError, TypeError):
-            raise ValueError(f"cannot inline $ref {_short(ref)}: it points nowhere") from None
+    node = resolve_pointer(root, ref)
+    if node is MISSING:
+        raise SchemaConversionError(f"cannot inline $ref {_short(ref)}: it points nowhere")
     return node
 
 
-def _pointer(ref: str) -> list[str]:
-    fragment = unquote(ref[1:])
-    if not fragment:
-        return []
-    return [part.replace("~1", "/").replace("~0", "~") for part in fragment.split("/")[1:]]
-
-
-def _recursion_message(root: JSONSchema, ref: str, chain: tuple[str, ...]) -> str:
+def _recursion_message(root: SchemaDict, ref: str, chain: tuple[str, ...]) -> str:
     target = _resolve(root, ref)
     title = target.get("title") if _is_object(target) else None
-    parts = _pointer(ref)
+    parts = pointer_tokens(ref)
     name = title if isinstance(title, str) else parts[-1] if parts else "the root schema"
     cycle = " -> ".join((*chain[chain.index(ref) :], ref))
     return (
@@ -406,7 +424,7 @@ def _recursion_message(root: JSONSchema, ref: str, chain: tuple[str, ...]) -> st
     )
 
 
-def _merge(target: Any, siblings: JSONSchema) -> Any:
+def _merge(target: Any, siblings: SchemaDict) -> Any:
     """``{"$ref": target, **siblings}`` as one schema without ``$ref``."""
     if not siblings:
         return target
@@ -419,7 +437,7 @@ def _merge(target: Any, siblings: JSONSchema) -> Any:
     return out
 
 
-def _mergeable(a: JSONSchema, b: JSONSchema) -> bool:
+def _mergeable(a: SchemaDict, b: SchemaDict) -> bool:
     a_keys = a.keys() - _ANNOTATIONS
     b_keys = b.keys() - _ANNOTATIONS
     if a_keys & b_keys or (_UNEVALUATED & (a_keys | b_keys)):
@@ -470,10 +488,10 @@ _OPENAPI_KEYWORDS = frozenset(
         "xml",
     }
 )
-_NULL_ONLY: JSONSchema = {"nullable": True, "enum": [None]}
+_NULL_ONLY: SchemaDict = {"nullable": True, "enum": [None]}
 
 
-def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
+def to_openapi30(schema: Mapping[str, Any]) -> SchemaDict:
     """Return ``schema`` as an OpenAPI 3.0 Schema Object.
 
     ``$ref``s are inlined (a standalone Schema Object has nowhere to keep
@@ -487,13 +505,13 @@ def to_openapi30(schema: Mapping[str, Any]) -> JSONSchema:
     can reject more). Everything else accepts exactly the same instances.
 
     Raises:
-        ValueError: the schema is recursive (see ``inline_refs``).
+        SchemaConversionError: the schema is recursive (see ``inline_refs``).
 
     Examples:
         >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
         {'type': 'integer', 'nullable': True, 'enum': [3]}
     """
-    return cast("JSONSchema", _openapi(inline_refs(to_draft202012(schema))))
+    return cast("SchemaDict", _openapi(inline_refs(to_draft202012(schema))))
 
 
 def _openapi(node: Any) -> Any:
@@ -501,7 +519,7 @@ def _openapi(node: Any) -> Any:
         return {}
     if node is False:
         return {"not": {}}
-    out: JSONSchema = {}
+    out: SchemaDict = {}
     nullable = False
     for key, value in node.items():
         if key == "properties":
@@ -550,7 +568,7 @@ def _openapi(node: Any) -> Any:
     return out
 
 
-def _openapi_type(out: JSONSchema) -> bool:
+def _openapi_type(out: SchemaDict) -> bool:
     """Rewrite the 2020-12 ``type`` of ``out``; return whether ``null`` must be added."""
     value = out["type"]
     names: list[Any] = value if _is_array(value) else [value]
@@ -564,9 +582,9 @@ def _openapi_type(out: JSONSchema) -> bool:
         enum = out.get("enum")
         out["enum"] = [None] if enum is None or None in enum else []
         return True
-    branches: list[JSONSchema] = []
+    branches: list[SchemaDict] = []
     for name in types:
-        branch: JSONSchema = {"type": name, "items": {}} if name == "array" else {"type": name}
+        branch: SchemaDict = {"type": name, "items": {}} if name == "array" else {"type": name}
         branches.append({**branch, "nullable": True} if null else branch)
     if "anyOf" in out:
         out["allOf"] = [*out.get("allOf", ()), {"anyOf": branches}]
@@ -575,7 +593,7 @@ def _openapi_type(out: JSONSchema) -> bool:
     return False
 
 
-def _openapi_array(node: Mapping[str, Any], out: JSONSchema) -> None:
+def _openapi_array(node: Mapping[str, Any], out: SchemaDict) -> None:
     """``items``/``prefixItems`` in OpenAPI 3.0 form (one ``items`` schema, no tuples)."""
     prefix: list[Any] = list(node.get("prefixItems", ()))
     rest: Any = node.get("items", True)
@@ -596,7 +614,7 @@ def _openapi_array(node: Mapping[str, Any], out: JSONSchema) -> None:
         out["items"] = {}  # OpenAPI 3.0: items MUST be present when type is array
 
 
-def _openapi_bounds(node: Mapping[str, Any], out: JSONSchema) -> None:
+def _openapi_bounds(node: Mapping[str, Any], out: SchemaDict) -> None:
     """Numeric ``exclusiveMinimum``/``exclusiveMaximum`` in the 3.0 boolean form."""
     for exclusive, inclusive, sign in (
         ("exclusiveMinimum", "minimum", 1),
@@ -629,7 +647,7 @@ def _is_null_only(schema: Any) -> bool:
     )
 
 
-def _lift_null_branches(out: JSONSchema) -> JSONSchema:
+def _lift_null_branches(out: SchemaDict) -> SchemaDict:
     """``anyOf``/``oneOf`` with a null branch: drop it and make another branch nullable."""
     for key in ("anyOf", "oneOf"):
         branches = out.get(key)
@@ -656,7 +674,7 @@ def _lift_null_branches(out: JSONSchema) -> JSONSchema:
     return out
 
 
-def _make_nullable(schema: JSONSchema) -> JSONSchema:
+def _make_nullable(schema: SchemaDict) -> SchemaDict:
     """Return ``schema`` also accepting ``null``, in OpenAPI 3.0 terms."""
     if schema == {}:
         return schema
@@ -689,9 +707,9 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-def _map_subschemas(node: JSONSchema, fn: Callable[[Any], Any]) -> JSONSchema:
+def _map_subschemas(node: SchemaDict, fn: Callable[[Any], Any]) -> SchemaDict:
     """Copy ``node``, applying ``fn`` to each direct subschema."""
-    out: JSONSchema = {}
+    out: SchemaDict = {}
     for key, value in node.items():
         if key in _ONE or (key == "items" and not isinstance(value, list)):
             out[key] = fn(value)
@@ -709,7 +727,7 @@ def _map_subschemas(node: JSONSchema, fn: Callable[[Any], Any]) -> JSONSchema:
     return out
 
 
-def _walk(node: Any, fn: Callable[[JSONSchema], JSONSchema]) -> Any:
+def _walk(node: Any, fn: Callable[[SchemaDict], SchemaDict]) -> Any:
     """Apply ``fn`` to every schema object, children first."""
     if not _is_object(node):
         return node
@@ -745,7 +763,7 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _is_object(value: object) -> TypeGuard[JSONSchema]:
+def _is_object(value: object) -> TypeGuard[SchemaDict]:
     return isinstance(value, dict)
 
 
@@ -754,5 +772,4 @@ def _is_array(value: object) -> TypeGuard[list[Any]]:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= _MAX_SHOWN else f"{text[: _MAX_SHOWN - 3]}..."
+    return safe_repr(value, _MAX_SHOWN)

@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import is_standard_json_schema, is_standard_schema
-from standard_tool.schemas._base import bounded_repr
+from standard_tool._shared import safe_repr
+from standard_tool.schemas._base import InvalidSchemaError
 
 if TYPE_CHECKING:
     from standard_tool._core import ToolSchema
     from standard_tool.schemas.jsonschema import JSONSchema
 
-__all__ = ["as_standard_schema"]
+__all__ = ["InvalidSchemaError", "as_standard_schema"]
 
 T = TypeVar("T")
 
@@ -81,7 +82,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
         return module.JSONSchema(obj)  # type: ignore[no-any-return]
     if not _is_type_form(obj):
         raise TypeError(
-            f"as_standard_schema: expected {_ACCEPTED}; got {bounded_repr(obj)} "
+            f"as_standard_schema: expected {_ACCEPTED}; got {safe_repr(obj)} "
             f"(a {type(obj).__qualname__} instance)"
         )
     if _is_subclass_of(obj, "pydantic", "BaseModel"):
@@ -94,7 +95,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
             cls = module.PydanticSchema if library == "pydantic" else module.MsgspecSchema
             return cls(obj)  # type: ignore[no-any-return]
     raise ImportError(
-        f"as_standard_schema: validating the type {bounded_repr(obj)} needs pydantic or "
+        f"as_standard_schema: validating the type {safe_repr(obj)} needs pydantic or "
         "msgspec; install the 'standard-tool[pydantic]' or 'standard-tool[msgspec]' extra"
     )
 

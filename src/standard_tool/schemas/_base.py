@@ -10,14 +10,28 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from standard_tool.dialects import SUPPORTED_TARGETS, convert, unsupported_target_message
+from standard_tool._core import StandardToolError
+from standard_tool.dialects import (
+    SUPPORTED_TARGETS,
+    UnsupportedTargetError,
+    convert,
+    unsupported_target_message,
+)
 
-__all__ = ["JSONSchemaEmitter", "bounded_repr"]
+__all__ = ["InvalidSchemaError", "JSONSchemaEmitter"]
 
 #: ``emit(mode, library_options)``: the canonical draft 2020-12 schema of one side.
 Emit = Callable[[str, Any], "dict[str, Any]"]
 
-_MAX_REPR = 80
+
+class InvalidSchemaError(StandardToolError, ValueError):
+    """A schema handed to an adapter is not valid; the message names where.
+
+    For example a JSON Schema dict that its own metaschema rejects. Also a
+    ``ValueError``.
+    """
+
+    __slots__ = ()
 
 
 class JSONSchemaEmitter:
@@ -45,7 +59,7 @@ class JSONSchemaEmitter:
 
     def _get(self, side: str, target: str, library_options: Any) -> dict[str, Any]:
         if target not in SUPPORTED_TARGETS:
-            raise ValueError(unsupported_target_message(target))
+            raise UnsupportedTargetError(unsupported_target_message(target))
         if library_options is not None:
             return convert(self._emit(side, library_options), target)
         key = (side, target)
@@ -57,9 +71,3 @@ class JSONSchemaEmitter:
                     cached = convert(self._emit(side, None), target)
                     self._cache[key] = cached
         return copy.deepcopy(cached)
-
-
-def bounded_repr(obj: object) -> str:
-    """Return ``repr(obj)``, cut to a readable length for an error message."""
-    text = repr(obj)
-    return text if len(text) <= _MAX_REPR else f"{text[: _MAX_REPR - 3]}..."

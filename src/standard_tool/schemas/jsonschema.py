@@ -29,8 +29,9 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema import exceptions as _exceptions
 
 from standard_tool._core import FailureResult, Issue, SuccessResult
+from standard_tool._shared import truncate_text
 from standard_tool.dialects import copy_schema, detect_dialect
-from standard_tool.schemas._base import JSONSchemaEmitter
+from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter
 
 __all__ = ["JSONSchema", "JSONSchemaProps", "from_json_schema"]
 
@@ -62,7 +63,7 @@ class JSONSchemaProps:
             cls.check_schema(schema)
         except _exceptions.SchemaError as err:
             where = "/".join(str(p) for p in err.absolute_path) or "the root"
-            raise ValueError(
+            raise InvalidSchemaError(
                 f"from_json_schema: not a valid {dialect} JSON Schema at {where}: "
                 f"{_bounded(err.message)}"
             ) from err
@@ -228,4 +229,4 @@ def _json(value: Any) -> str:
 
 
 def _bounded(text: str) -> str:
-    return text if len(text) <= _MAX_SHOWN else f"{text[: _MAX_SHOWN - 3]}..."
+    return truncate_text(text, _MAX_SHOWN)

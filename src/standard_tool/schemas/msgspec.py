@@ -26,7 +26,8 @@ import msgspec
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
-from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
+from standard_tool._shared import safe_repr
+from standard_tool.schemas._base import JSONSchemaEmitter
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
 
@@ -187,7 +188,7 @@ class MsgspecSchema(Generic[T]):
         self.__standard__ = MsgspecSchemaProps(type, options)
 
     def __repr__(self) -> str:
-        name = getattr(self.type, "__qualname__", None) or bounded_repr(self.type)
+        name = getattr(self.type, "__qualname__", None) or safe_repr(self.type)
         return f"MsgspecSchema({name})"
 
 

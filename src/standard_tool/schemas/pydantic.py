@@ -23,7 +23,8 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
-from standard_tool.schemas._base import JSONSchemaEmitter, bounded_repr
+from standard_tool._shared import safe_repr
+from standard_tool.schemas._base import JSONSchemaEmitter
 
 if TYPE_CHECKING:
     from pydantic import ConfigDict
@@ -125,7 +126,7 @@ class PydanticSchema(Generic[T]):
         self.__standard__ = PydanticSchemaProps(self.adapter)
 
     def __repr__(self) -> str:
-        name = getattr(self.type, "__qualname__", None) or bounded_repr(self.type)
+        name = getattr(self.type, "__qualname__", None) or safe_repr(self.type)
         return f"PydanticSchema({name})"
 
 
