@@ -6,8 +6,6 @@ caller would already catch (``ValueError``, ``TypeError``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from standard_tool import (
