@@ -8,8 +8,8 @@ V0 interface, following the TypeScript Standard Tool proposal (interface version
 0). This module is meant to be vendored: it imports only the standard library and
 ``typing_extensions``, has no relative imports, and works under any file name.
 
-Sections, in order: protocols, results and issues, the validation error, the
-builder, consumer helpers.
+Sections, in order: the schema and tool protocols, results and issues, errors,
+the builder, consumer helpers, and last the typing-only overloads of the builder.
 """
 
 # The builder's overloads overlap on purpose: an async handler is also a callable that
@@ -201,6 +201,58 @@ class ToolSchema(Protocol[In_contra, Out_co]):
 
     @property
     def __standard__(self) -> ToolSchemaProps[In_contra, Out_co]: ...
+
+
+# --------------------------------------------------------------------------------------
+# The tool protocols
+# --------------------------------------------------------------------------------------
+
+
+class ErrorEnvelope(TypedDict):
+    """What the default formatter returns for a failure: ``{"error": str(exc)}``."""
+
+    error: str
+
+
+class StandardToolV0Definition(Protocol[InputT, OutputT, FormattedT, MetaT]):
+    """A tool without ``formatted``: what the builder and the helpers need to run it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str | None: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def input_schema(self) -> ToolSchema[InputT, Any] | None: ...
+
+    @property
+    def output_schema(self) -> ToolSchema[Any, OutputT] | None: ...
+
+    def execute(
+        self, input: InputT = ..., meta: MetaT | None = None
+    ) -> FormattedT | Awaitable[FormattedT]: ...
+
+
+class StandardToolV0(
+    StandardToolV0Definition[InputT, OutputT, FormattedT, MetaT],
+    Protocol[InputT, OutputT, FormattedT, MetaT],
+):
+    """A Standard Tool: any object with these attributes is one; no subclassing needed.
+
+    Type parameters: ``InputT`` (what ``execute`` takes), ``OutputT`` (the validated
+    result), ``FormattedT`` (what ``execute`` returns) and ``MetaT`` (the
+    per-call context passed through untouched).
+    """
+
+    def formatted(
+        self, format: Callable[[OutputT | Exception], Any] | None = None
+    ) -> StandardToolV0[InputT, OutputT, Any, MetaT]:
+        """Return a tool whose ``execute`` passes results and exceptions to ``format``."""
+        ...
 
 
 # --------------------------------------------------------------------------------------
@@ -411,58 +463,6 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.issues))
-
-
-# --------------------------------------------------------------------------------------
-# The tool protocols
-# --------------------------------------------------------------------------------------
-
-
-class ErrorEnvelope(TypedDict):
-    """What the default formatter returns for a failure: ``{"error": str(exc)}``."""
-
-    error: str
-
-
-class StandardToolV0Definition(Protocol[InputT, OutputT, FormattedT, MetaT]):
-    """A tool without ``formatted``: what the builder and the helpers need to run it."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def title(self) -> str | None: ...
-
-    @property
-    def description(self) -> str: ...
-
-    @property
-    def input_schema(self) -> ToolSchema[InputT, Any] | None: ...
-
-    @property
-    def output_schema(self) -> ToolSchema[Any, OutputT] | None: ...
-
-    def execute(
-        self, input: InputT = ..., meta: MetaT | None = None
-    ) -> FormattedT | Awaitable[FormattedT]: ...
-
-
-class StandardToolV0(
-    StandardToolV0Definition[InputT, OutputT, FormattedT, MetaT],
-    Protocol[InputT, OutputT, FormattedT, MetaT],
-):
-    """A Standard Tool: any object with these attributes is one; no subclassing needed.
-
-    Type parameters: ``InputT`` (what ``execute`` takes), ``OutputT`` (the validated
-    result), ``FormattedT`` (what ``execute`` returns) and ``MetaT`` (the
-    per-call context passed through untouched).
-    """
-
-    def formatted(
-        self, format: Callable[[OutputT | Exception], Any] | None = None
-    ) -> StandardToolV0[InputT, OutputT, Any, MetaT]:
-        """Return a tool whose ``execute`` passes results and exceptions to ``format``."""
-        ...
 
 
 # --------------------------------------------------------------------------------------
@@ -1009,6 +1009,176 @@ def _build(
     return Tool(run=run, execute=run, **common)
 
 
+def build_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    execute: Callable[..., Any] | None = None,
+    input_schema: object = None,
+    output_schema: object = None,
+    title: str | None = None,
+    coerce: Callable[[Any], Any] | None = None,
+) -> Any:
+    """Build a tool as ``standard_tool()`` does, untyped, with a schema hook.
+
+    ``coerce`` turns a schema that does not conform into one that does: the
+    package passes its schema adapters; a vendored copy of this module passes none.
+    """
+    options: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "title": title,
+        "input_schema": input_schema,
+        "output_schema": output_schema,
+        "coerce": coerce,
+    }
+    if execute is None:
+        return _Decorator[Any, Any, Any](options)
+    return _build(execute=execute, **options)
+
+
+# --------------------------------------------------------------------------------------
+# Consumer helpers
+# --------------------------------------------------------------------------------------
+
+
+def _has_props(obj: object, *names: str) -> Any:
+    props = getattr(obj, "__standard__", None)
+    if props is None:
+        return None
+    for attr in names:
+        if getattr(props, attr, None) is None:
+            return None
+    return props
+
+
+def is_standard_schema(obj: object) -> bool:
+    """Tell whether ``obj`` is a Standard Schema.
+
+    True when it has ``__standard__`` with ``version``, ``vendor`` and a callable
+    ``validate``.
+    """
+    props = _has_props(obj, "version", "vendor", "validate")
+    return props is not None and callable(props.validate)
+
+
+def is_standard_json_schema(obj: object) -> bool:
+    """Tell whether ``obj`` is a Standard JSON Schema.
+
+    True when it has ``__standard__`` with ``version``, ``vendor`` and a
+    ``json_schema`` whose ``input`` and ``output`` are callable.
+    """
+    props = _has_props(obj, "version", "vendor", "json_schema")
+    if props is None:
+        return False
+    converter = props.json_schema
+    return callable(getattr(converter, "input", None)) and callable(
+        getattr(converter, "output", None)
+    )
+
+
+def is_standard_tool(obj: object) -> bool:
+    """Tell whether ``obj`` has the attributes of a ``StandardToolV0``.
+
+    Checks ``name`` and ``description`` are strings, ``execute`` and ``formatted``
+    are callable, ``title`` is a string or ``None``, and each schema present is a
+    Standard Schema that also emits JSON Schema.
+    """
+    tool: Any = obj
+    try:
+        if not isinstance(tool.name, str) or not isinstance(tool.description, str):
+            return False
+        if not callable(tool.execute) or not callable(tool.formatted):
+            return False
+        title: object = tool.title
+        schemas = (tool.input_schema, tool.output_schema)
+    except AttributeError:
+        return False
+    if title is not None and not isinstance(title, str):
+        return False
+    return all(s is None or (is_standard_schema(s) and is_standard_json_schema(s)) for s in schemas)
+
+
+def input_json_schema(
+    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
+) -> dict[str, Any]:
+    """Return the JSON Schema of a tool's input for ``target``.
+
+    Returns ``{"type": "object", "properties": {}}`` for a tool without an
+    ``input_schema``. The dict is fresh; the caller may mutate it.
+    """
+    schema = tool.input_schema
+    if schema is None:
+        return {"type": "object", "properties": {}}
+    return schema.__standard__.json_schema.input(target=target)
+
+
+def output_json_schema(
+    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
+) -> dict[str, Any] | None:
+    """Return the JSON Schema of a tool's output for ``target``.
+
+    Returns ``None`` for a tool without an ``output_schema``.
+    """
+    schema = tool.output_schema
+    if schema is None:
+        return None
+    return schema.__standard__.json_schema.output(target=target)
+
+
+async def run_tool(
+    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
+) -> _F:
+    """Run any conforming tool and return its result, awaiting it when it is awaitable."""
+    result = tool.execute(input, meta)
+    if inspect.isawaitable(result):
+        return await cast("Awaitable[_F]", result)
+    return result
+
+
+def run_tool_sync(
+    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
+) -> _F:
+    """Run any conforming tool from synchronous code.
+
+    An async tool is run to completion in a new event loop. Inside a running
+    event loop that is impossible without blocking it, so this raises
+    ``RuntimeError``: use ``await run_tool(...)`` there.
+    """
+    # asyncio is imported here, not at the top: it costs more than this whole module.
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        running = False
+    else:
+        running = True
+    result = tool.execute(input, meta)
+    if not inspect.isawaitable(result):
+        return result
+    if running:
+        if inspect.iscoroutine(result):
+            result.close()
+        raise RuntimeError(
+            f"run_tool_sync: tool {tool.name!r} is async and an event loop is running "
+            "in this thread; use `await run_tool(...)` instead"
+        )
+
+    async def wait() -> _F:
+        return await cast("Awaitable[_F]", result)
+
+    return asyncio.run(wait())
+
+
+# --------------------------------------------------------------------------------------
+# Typing only: the builder's signature
+# ``standard_tool`` spelled out for type checkers: the decorator's overloaded ``__call__``
+# and one overload per combination of handler and schemas. At run time the builder is
+# ``build_tool`` above; these definitions only make inference work.
+# --------------------------------------------------------------------------------------
+
+
 class _NoOutput:
     """Marks a decorator built without ``output_schema``: the handler's return is the output."""
 
@@ -1423,165 +1593,3 @@ def standard_tool(
         output_schema=output_schema,
         title=title,
     )
-
-
-def build_tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    execute: Callable[..., Any] | None = None,
-    input_schema: object = None,
-    output_schema: object = None,
-    title: str | None = None,
-    coerce: Callable[[Any], Any] | None = None,
-) -> Any:
-    """Build a tool as ``standard_tool()`` does, untyped, with a schema hook.
-
-    ``coerce`` turns a schema that does not conform into one that does: the
-    package passes its schema adapters; a vendored copy of this module passes none.
-    """
-    options: dict[str, Any] = {
-        "name": name,
-        "description": description,
-        "title": title,
-        "input_schema": input_schema,
-        "output_schema": output_schema,
-        "coerce": coerce,
-    }
-    if execute is None:
-        return _Decorator[Any, Any, Any](options)
-    return _build(execute=execute, **options)
-
-
-# --------------------------------------------------------------------------------------
-# Consumer helpers
-# --------------------------------------------------------------------------------------
-
-
-def _has_props(obj: object, *names: str) -> Any:
-    props = getattr(obj, "__standard__", None)
-    if props is None:
-        return None
-    for attr in names:
-        if getattr(props, attr, None) is None:
-            return None
-    return props
-
-
-def is_standard_schema(obj: object) -> bool:
-    """Tell whether ``obj`` is a Standard Schema.
-
-    True when it has ``__standard__`` with ``version``, ``vendor`` and a callable
-    ``validate``.
-    """
-    props = _has_props(obj, "version", "vendor", "validate")
-    return props is not None and callable(props.validate)
-
-
-def is_standard_json_schema(obj: object) -> bool:
-    """Tell whether ``obj`` is a Standard JSON Schema.
-
-    True when it has ``__standard__`` with ``version``, ``vendor`` and a
-    ``json_schema`` whose ``input`` and ``output`` are callable.
-    """
-    props = _has_props(obj, "version", "vendor", "json_schema")
-    if props is None:
-        return False
-    converter = props.json_schema
-    return callable(getattr(converter, "input", None)) and callable(
-        getattr(converter, "output", None)
-    )
-
-
-def is_standard_tool(obj: object) -> bool:
-    """Tell whether ``obj`` has the attributes of a ``StandardToolV0``.
-
-    Checks ``name`` and ``description`` are strings, ``execute`` and ``formatted``
-    are callable, ``title`` is a string or ``None``, and each schema present is a
-    Standard Schema that also emits JSON Schema.
-    """
-    tool: Any = obj
-    try:
-        if not isinstance(tool.name, str) or not isinstance(tool.description, str):
-            return False
-        if not callable(tool.execute) or not callable(tool.formatted):
-            return False
-        title: object = tool.title
-        schemas = (tool.input_schema, tool.output_schema)
-    except AttributeError:
-        return False
-    if title is not None and not isinstance(title, str):
-        return False
-    return all(s is None or (is_standard_schema(s) and is_standard_json_schema(s)) for s in schemas)
-
-
-def input_json_schema(
-    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
-) -> dict[str, Any]:
-    """Return the JSON Schema of a tool's input for ``target``.
-
-    Returns ``{"type": "object", "properties": {}}`` for a tool without an
-    ``input_schema``. The dict is fresh; the caller may mutate it.
-    """
-    schema = tool.input_schema
-    if schema is None:
-        return {"type": "object", "properties": {}}
-    return schema.__standard__.json_schema.input(target=target)
-
-
-def output_json_schema(
-    tool: StandardToolV0Definition[Any, Any, Any, Any], target: str = "draft-2020-12"
-) -> dict[str, Any] | None:
-    """Return the JSON Schema of a tool's output for ``target``.
-
-    Returns ``None`` for a tool without an ``output_schema``.
-    """
-    schema = tool.output_schema
-    if schema is None:
-        return None
-    return schema.__standard__.json_schema.output(target=target)
-
-
-async def run_tool(
-    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
-) -> _F:
-    """Run any conforming tool and return its result, awaiting it when it is awaitable."""
-    result = tool.execute(input, meta)
-    if inspect.isawaitable(result):
-        return await cast("Awaitable[_F]", result)
-    return result
-
-
-def run_tool_sync(
-    tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
-) -> _F:
-    """Run any conforming tool from synchronous code.
-
-    An async tool is run to completion in a new event loop. Inside a running
-    event loop that is impossible without blocking it, so this raises
-    ``RuntimeError``: use ``await run_tool(...)`` there.
-    """
-    # asyncio is imported here, not at the top: it costs more than this whole module.
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        running = False
-    else:
-        running = True
-    result = tool.execute(input, meta)
-    if not inspect.isawaitable(result):
-        return result
-    if running:
-        if inspect.iscoroutine(result):
-            result.close()
-        raise RuntimeError(
-            f"run_tool_sync: tool {tool.name!r} is async and an event loop is running "
-            "in this thread; use `await run_tool(...)` instead"
-        )
-
-    async def wait() -> _F:
-        return await cast("Awaitable[_F]", result)
-
-    return asyncio.run(wait())
