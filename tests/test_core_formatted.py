@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from standard_tool import StandardToolValidationError, standard_tool
+from standard_tool import Issue, StandardToolValidationError, standard_tool
 from tests.core_schemas import INT, POINT
 
 
@@ -167,3 +167,28 @@ def test_formatted_output_schema_still_validates_before_formatting() -> None:
     result = f.execute({"x": 1})
     assert isinstance(result, StandardToolValidationError)
     assert result.target == "output"
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text for you")
+
+
+def test_default_format_survives_an_exception_whose_str_raises() -> None:
+    def fail() -> None:
+        raise _Unprintable
+
+    broken = standard_tool(name="broken", description="d", execute=fail).formatted()
+    assert broken.execute() == {"error": "<_Unprintable object: str() failed>"}
+
+
+def test_validation_message_survives_hostile_messages_and_paths() -> None:
+    class Hostile:
+        def __str__(self) -> str:
+            raise ValueError("boom")
+
+    err = StandardToolValidationError("input", [Issue(Hostile(), ("a\ud800b", 10**5000))])
+    text = str(err)
+    assert text.startswith("input validation failed: a\\ud800b.<int object: str() failed>: ")
+    assert text.endswith("<Hostile object: str() failed>")
+    text.encode("utf-8")  # a lone surrogate never reaches the text unescaped

@@ -358,16 +358,26 @@ def truncate_text(text: str, limit: int) -> str:
 
 
 def safe_str(obj: object, limit: int = _MAX_MESSAGE) -> str:
-    """``str(obj)`` cut to ``limit`` characters, never raising.
+    """Return ``str(obj)`` cut to ``limit`` characters, never raising.
 
     A value whose ``__str__`` raises (or an int past the interpreter's digit limit)
-    is described by its type instead.
+    is described by its type instead, and lone surrogates (which no UTF-8 encoder
+    accepts) are escaped, so the text can always be sent on.
     """
+    text = truncate_text(_str_or_describe(obj), limit)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def _str_or_describe(obj: object) -> str:
     try:
-        text = str(obj)
+        return str(obj)
     except Exception:  # a hostile __str__ must not turn a result into a crash
-        text = f"<{type(obj).__name__} object: str() failed>"
-    return truncate_text(text, limit)
+        return f"<{type(obj).__name__} object: str() failed>"
 
 
 def is_async_callable(fn: object) -> bool:
@@ -714,7 +724,7 @@ def _build_async_run(
 
 def _default_format(result: Any) -> Any:
     if isinstance(result, Exception):
-        return {"error": str(result)}
+        return {"error": _str_or_describe(result)}
     return result
 
 
