@@ -188,3 +188,83 @@ def test_the_builder_accepts_a_json_schema_dict() -> None:
     with pytest.raises(StandardToolValidationError) as info:
         tool.execute({"city": "Oslo", "days": 0})
     assert str(info.value) == "input validation failed: days: must be >= 1"
+
+
+# --- ECMA-262 patterns and hostile values ------------------------------------------------
+
+
+def test_patterns_match_as_ecma_262_where_dollar_is_the_very_end() -> None:
+    schema = from_json_schema({"type": "string", "pattern": "^[a-z]+$"})
+    assert schema.__standard__.validate("abc").issues is None
+    issues = schema.__standard__.validate("abc\n").issues
+    assert issues == (Issue('must match the pattern "^[a-z]+$"', None),)
+
+
+def test_digit_and_word_escapes_are_ascii_as_in_ecma_262() -> None:
+    schema = from_json_schema({"type": "string", "pattern": r"^\d{3}$"})
+    assert schema.__standard__.validate("123").issues is None
+    assert schema.__standard__.validate("١٢٣").issues is not None  # Arabic-Indic digits
+
+
+def test_pattern_properties_and_additional_properties_use_ecma_patterns() -> None:
+    schema = from_json_schema(
+        {
+            "type": "object",
+            "patternProperties": {"^x-[a-z]+$": {"type": "integer"}},
+            "additionalProperties": False,
+        }
+    )
+    assert schema.__standard__.validate({"x-a": 1}).issues is None
+    assert schema.__standard__.validate({"x-a\n": 1}).issues == (
+        Issue("unexpected property", ("x-a\n",)),
+    )
+
+
+def test_collection_stops_at_the_bound_and_says_so() -> None:
+    schema = from_json_schema({"type": "array", "items": {"type": "integer"}})
+    issues = schema.__standard__.validate(["x"] * 1_000_000).issues
+    assert issues is not None
+    assert len(issues) == 101
+    assert issues[0] == Issue("expected integer", (0,))
+    assert issues[-1] == Issue("validation stopped after 100 issues", None)
+
+
+def test_deep_and_self_containing_values_are_issues_not_crashes() -> None:
+    deep: list[Any] = []
+    cursor = deep
+    for _ in range(100_000):
+        cursor.append([])
+        cursor = cursor[0]
+    arrays = from_json_schema({"type": "array", "items": {"$ref": "#"}})
+    assert arrays.__standard__.validate(deep).issues == (
+        Issue("nested too deeply (or contains itself)", None),
+    )
+    looped: dict[str, Any] = {}
+    looped["a"] = looped
+    objects = from_json_schema({"type": "object", "additionalProperties": {"$ref": "#"}})
+    assert objects.__standard__.validate(looped).issues == (
+        Issue("nested too deeply (or contains itself)", None),
+    )
+
+
+def test_an_integer_too_long_to_print_is_an_issue() -> None:
+    schema = from_json_schema({"type": "integer", "maximum": 3})
+    assert schema.__standard__.validate(10**5000).issues == (
+        Issue("cannot be validated: an integer has too many digits to check", None),
+    )
+    tool = standard_tool(name="n", description="d", input_schema={"type": "string"}, execute=str)
+    with pytest.raises(StandardToolValidationError, match="too many digits"):
+        tool.execute(10**5000)
+
+
+def test_a_lone_surrogate_key_never_reaches_the_message_unescaped() -> None:
+    tool = standard_tool(
+        name="t",
+        description="d",
+        input_schema={"type": "object", "additionalProperties": False},
+        execute=lambda x: x,
+    )
+    with pytest.raises(StandardToolValidationError) as info:
+        tool.execute({"a\ud800": 1})
+    assert info.value.issues[0].path == ("a\ud800",)  # the data keeps the real key
+    str(info.value).encode("utf-8")  # the text can be sent on

@@ -8,10 +8,14 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 - ``resolve_pointer`` / ``pointer_tokens`` / ``pointer_text``: the one JSON
   Pointer reader and writer (RFC 6901 inside a URI fragment, so ``%20`` is a
   space and ``~1`` a slash).
+- ``ecma_regex``: the one way a JSON Schema ``pattern`` is compiled, with the
+  ECMA-262 meaning JSON Schema gives it rather than Python's.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote
@@ -20,6 +24,7 @@ from standard_tool._core import is_async_callable, safe_str, truncate_text
 
 __all__ = [
     "MISSING",
+    "ecma_regex",
     "is_async_callable",
     "pointer_ref",
     "pointer_text",
@@ -100,3 +105,83 @@ def pointer_text(path: Iterable[object]) -> str:
 def pointer_ref(path: Iterable[object]) -> str:
     """Return the URI-fragment form of ``pointer_text(path)``, percent-encoded (``#/a%20b``)."""
     return "#" + quote(pointer_text(path), safe="/~!$&'()*+,;=:@")
+
+
+# ECMA-262 whitespace and line terminators (``\s`` and what ``.`` excludes).
+_ECMA_SPACE = (
+    "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+)
+_OUTSIDE = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[A-Za-z0-9_]",
+    "W": "[^A-Za-z0-9_]",
+    "s": f"[{_ECMA_SPACE}]",
+    "S": f"[^{_ECMA_SPACE}]",
+}
+_INSIDE = {"d": "0-9", "w": "A-Za-z0-9_", "s": _ECMA_SPACE}
+
+
+@functools.lru_cache(maxsize=1024)
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    r"""Compile a JSON Schema ``pattern`` with its ECMA-262 meaning.
+
+    JSON Schema patterns are ECMA-262 regular expressions; where that differs
+    from Python's ``re``, this follows ECMA: ``$`` matches only at the very end
+    (Python's also matches before a final newline, so ``^[a-z]+$`` would accept
+    ``"abc"`` followed by a newline); ``.`` excludes every line terminator;
+    ``\d`` and ``\w`` are ASCII and ``\s`` is ECMA whitespace; ``(?<name>...)``
+    and ``\k<name>`` are named groups. Search semantics, as JSON Schema asks:
+    the pattern may match anywhere unless anchored.
+
+    Raises:
+        re.error: the pattern is not a valid regular expression.
+    """
+    out: list[str] = []
+    in_class = False
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            if in_class and nxt in _INSIDE:
+                out.append(_INSIDE[nxt])
+            elif not in_class and nxt in _OUTSIDE:
+                out.append(_OUTSIDE[nxt])
+            elif nxt == "k" and pattern.startswith("<", i + 2) and ">" in pattern[i + 3 :]:
+                end = pattern.index(">", i + 3)
+                out.append(f"(?P={pattern[i + 3 : end]})")
+                i = end + 1
+                continue
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            out.append(c)
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            # A leading ``]`` or ``^]`` is literal in Python but ends an empty class
+            # in ECMA; both are rare enough to leave as Python reads them.
+        elif c == "$":
+            out.append("\\Z")
+        elif c == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif (
+            c == "("
+            and pattern.startswith("?<", i + 1)
+            and pattern[i + 3 : i + 4] not in ("=", "!")
+        ):
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            out.append(c)
+        i += 1
+    # ASCII: the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a class) then
+    # mean what they mean in ECMA-262.
+    return re.compile("".join(out), re.ASCII)

@@ -5,7 +5,11 @@ Layer: schema adapters (imports the core, the dialects and ``jsonschema``).
 This is what remote tools (MCP servers, OpenAPI operations) use: their schema is a
 plain dict. The dialect is read from ``$schema`` (draft 2020-12 when absent, or
 draft-07); the validator is compiled once, with formats checked where the schema
-declares them.
+declares them. ``pattern``, ``patternProperties`` and ``additionalProperties``
+match with ECMA-262 regular expressions, as JSON Schema specifies (``$`` only at
+the very end). Validation stops after 100 issues, and a value nested too deeply
+(or holding itself) or holding an integer too long to print is an issue, never
+an exception.
 
 Examples:
     >>> from standard_tool.schemas.jsonschema import from_json_schema
@@ -21,24 +25,89 @@ Examples:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 
-from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator, validators
 from jsonschema import exceptions as _exceptions
 
 from standard_tool._core import FailureResult, Issue, SuccessResult
-from standard_tool._shared import truncate_text
+from standard_tool._shared import ecma_regex, truncate_text
 from standard_tool.dialects import copy_schema, detect_dialect
 from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter
 
-__all__ = ["JSONSchema", "JSONSchemaProps", "from_json_schema"]
+__all__ = ["ECMA_VALIDATORS", "JSONSchema", "JSONSchemaProps", "from_json_schema"]
 
 # jsonschema's own annotations are partial; its errors are read as ``Any`` here.
 _best_match: Callable[[Iterable[Any]], Any] = getattr(_exceptions, "best_match")  # noqa: B009
-_VALIDATORS = {"draft-2020-12": Draft202012Validator, "draft-07": Draft7Validator}
+_ValidationError: Any = _exceptions.ValidationError
 _MAX_SHOWN = 80
+#: Issues collected before validation stops (a million bad items must not cost GBs).
+MAX_ISSUES = 100
+
+
+# --------------------------------------------------------------------------------------
+# ECMA-262 patterns: the regex keywords of jsonschema, with JSON Schema's regex dialect
+# --------------------------------------------------------------------------------------
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
+        yield _ValidationError(f"does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: Mapping[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        regex = ecma_regex(pattern)
+        for key, value in instance.items():
+            if regex.search(key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
+    """Return the keys of ``instance`` that ``properties`` and ``patternProperties`` miss."""
+    known = schema.get("properties", {})
+    patterns = [ecma_regex(p) for p in schema.get("patternProperties", {})]
+    return [k for k in instance if k not in known and not any(p.search(k) for p in patterns)]
+
+
+def _additional_properties(validator: Any, additional: Any, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _extras(instance, schema)
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif not additional and extras:
+        yield _ValidationError("unexpected properties")
+
+
+# jsonschema's ``extend`` is unannotated; it is read as ``Any`` here.
+_extend: Callable[..., Any] = getattr(validators, "extend")  # noqa: B009
+
+
+def _ecma(cls: Any) -> Any:
+    return _extend(
+        cls,
+        {
+            "pattern": _pattern,
+            "patternProperties": _pattern_properties,
+            "additionalProperties": _additional_properties,
+        },
+    )
+
+
+#: ``jsonschema`` validator classes per dialect whose regex keywords use ECMA-262
+#: patterns (``standard_tool.testing`` checks tools against these too).
+ECMA_VALIDATORS: dict[str, Any] = {
+    "draft-2020-12": _ecma(Draft202012Validator),
+    "draft-07": _ecma(Draft7Validator),
+}
+_VALIDATORS = ECMA_VALIDATORS
 
 
 class JSONSchemaProps:
@@ -79,7 +148,21 @@ class JSONSchemaProps:
         unexpected property included); its ``message`` is short and never repeats
         the value.
         """
-        errors = list(self._iter_errors(value))
+        errors: list[Any] = []
+        try:
+            for error in self._iter_errors(value):
+                errors.append(error)
+                if len(errors) >= MAX_ISSUES:
+                    issues = [*_issues(errors)][:MAX_ISSUES]
+                    issues.append(Issue(f"validation stopped after {MAX_ISSUES} issues", None))
+                    return FailureResult(tuple(issues))
+        except RecursionError:
+            return FailureResult((Issue("nested too deeply (or contains itself)", None),))
+        except ValueError as err:  # an int past the interpreter's digit limit
+            text = str(err)
+            if "digit" in text:
+                text = "an integer has too many digits to check"
+            return FailureResult((Issue(_bounded(f"cannot be validated: {text}"), None),))
         if not errors:
             return SuccessResult(value)
         return FailureResult(tuple(_issues(errors)))
@@ -166,11 +249,7 @@ def _required(error: Any, path: tuple[Any, ...]) -> Iterator[Issue]:
 
 
 def _unexpected(error: Any, path: tuple[Any, ...]) -> Iterator[Issue]:
-    schema = _object(error.schema)
-    known = schema.get("properties", {})
-    patterns = [re.compile(str(p)) for p in schema.get("patternProperties", {})]
-    instance = _object(error.instance)
-    extras = [k for k in instance if k not in known and not any(p.search(k) for p in patterns)]
+    extras = _extras(_object(error.instance), _object(error.schema))
     if not extras:
         yield Issue("unexpected property", path or None)
     for name in extras:
