@@ -173,8 +173,7 @@ def test_json_schema_for_every_target_is_valid_for_that_target() -> None:
     converter = msgspec_schema(Person).__standard__.json_schema
     draft2020 = converter.input(target="draft-2020-12")
     Draft202012Validator.check_schema(draft2020)
-    person = draft2020["$defs"]["Person"]
-    assert person["properties"]["name"]["description"] == "Full name."
+    assert draft2020["properties"]["name"]["description"] == "Full name."
     assert converter.output(target="draft-2020-12") == draft2020
     Draft7Validator.check_schema(converter.input(target="draft-07"))
     openapi = converter.input(target="openapi-3.0")
@@ -220,3 +219,32 @@ def test_the_builder_accepts_a_struct_type() -> None:
     assert tool.execute({"name": "Ada", "age": 36}) == "hi Ada"
     with pytest.raises(StandardToolValidationError, match=r"^input validation failed: age: "):
         tool.execute({"name": "Ada", "age": "x"})
+
+
+def test_a_struct_schema_has_an_object_root_not_a_bare_ref() -> None:
+    schema = msgspec_schema(Person).__standard__.json_schema.input(target="draft-2020-12")
+    assert schema["type"] == "object"
+    assert "$ref" not in schema
+    assert "Person" not in schema.get("$defs", {})
+
+
+def test_a_recursive_struct_keeps_its_definition_for_the_inner_references() -> None:
+    schema = msgspec_schema(Node).__standard__.json_schema.input(target="draft-2020-12")
+    assert schema["type"] == "object"
+    ref = schema["properties"]["children"]["items"]["$ref"]
+    assert ref.removeprefix("#/$defs/") in schema["$defs"]
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    assert validator.is_valid({"value": 1, "children": [{"value": 2, "children": []}]})
+    assert not validator.is_valid({"value": 1, "children": [{"value": 2, "children": [1]}]})
+
+
+@pytest.mark.parametrize(
+    "value", [{"name\ud800": 1, "name": "x"}, "\ud800", {"name": 3, "\udfff": 1}]
+)
+def test_a_lone_surrogate_is_an_issue_not_a_crash(value: Any) -> None:
+    result = msgspec_schema(Person).__standard__.validate(value)
+    assert result.issues is not None
+    tool = standard_tool(name="p", description="d", input_schema=Person, execute=lambda p: p)
+    with pytest.raises(StandardToolValidationError):
+        tool.execute(value)

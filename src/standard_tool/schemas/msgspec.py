@@ -18,15 +18,16 @@ Examples:
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable
-from typing import Any, Generic
+from typing import Any, Generic, cast
 
 import msgspec
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
-from standard_tool._shared import safe_repr
+from standard_tool._shared import pointer_tokens, safe_repr
 from standard_tool.schemas._base import JSONSchemaEmitter
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
@@ -67,18 +68,28 @@ class MsgspecSchemaProps(Generic[T]):
         # fast path, and ``validate`` is built on the same two pieces.
         self._convert: Callable[[Any], Any]
         if options:
-            self._convert = functools.partial(_convert, type=type, **options)
+            with_options = functools.partial(_convert, type=type, **options)
+
+            def convert(value: Any, /) -> Any:
+                try:
+                    return with_options(value)
+                except UnicodeEncodeError:
+                    raise msgspec.ValidationError(_SURROGATE) from None
+
         else:
             # msgspec parses a positional ``type`` much faster than a keyword one.
             def convert(value: Any, /) -> Any:
-                return _convert(value, type)
+                try:
+                    return _convert(value, type)
+                except UnicodeEncodeError:  # msgspec cannot encode a lone surrogate
+                    raise msgspec.ValidationError(_SURROGATE) from None
 
-            self._convert = convert
+        self._convert = convert
         self.fast_path = FastPath(self._convert, msgspec.ValidationError, _issues)
 
         def emit(side: str, library_options: Any) -> dict[str, Any]:
             kwargs: dict[str, Any] = library_options or {}
-            return msgspec.json.schema(type, **kwargs)
+            return _hoist_root_ref(msgspec.json.schema(type, **kwargs))
 
         self.json_schema = JSONSchemaEmitter(emit)
 
@@ -96,6 +107,33 @@ class MsgspecSchemaProps(Generic[T]):
 
 
 _convert = msgspec.convert
+
+
+_SURROGATE = "contains a lone surrogate, which is not valid Unicode text"
+
+
+def _hoist_root_ref(schema: dict[str, Any]) -> dict[str, Any]:
+    """Put a Struct's own schema at the root instead of a bare ``$ref``.
+
+    msgspec emits ``{"$ref": "#/$defs/S", "$defs": {...}}`` for a Struct; a tool's
+    input schema must be an object at its root (MCP and the providers refuse a
+    bare reference). The definition stays in ``$defs`` only when something else
+    (itself, for a recursive Struct) still refers to it.
+    """
+    ref = schema.get("$ref")
+    defs: Any = schema.get("$defs")
+    if set(schema) != {"$ref", "$defs"} or not isinstance(ref, str) or not isinstance(defs, dict):
+        return schema
+    defs = cast("dict[str, Any]", defs)
+    tokens = pointer_tokens(ref)
+    if len(tokens) != 2 or tokens[0] != "$defs" or tokens[1] not in defs:
+        return schema
+    name = tokens[1]
+    body: dict[str, Any] = dict(defs[name])
+    rest = {k: v for k, v in defs.items() if k != name}
+    if json.dumps(ref) in json.dumps([body, rest]):
+        rest = defs
+    return {**body, "$defs": rest} if rest else body
 
 
 def _issues(err: msgspec.ValidationError) -> tuple[Issue]:
