@@ -198,3 +198,19 @@ standard_tool(  # pyright: ignore[reportCallIssue]
     input_schema=PointSchema(),
     execute=plain,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 )
+
+
+# --- execute() without input only where the input may be None --------------------------
+
+
+def echo_point(p: Point) -> Point:
+    return p
+
+
+needs_point = standard_tool(
+    name="p", description="d", input_schema=PointSchema(), execute=echo_point
+)
+needs_point.execute()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+assert_type(needs_point.execute({"x": 1, "y": 2}), Point)
+needs_nothing = standard_tool(name="n", description="d", execute=lambda: 1)
+assert_type(needs_nothing.execute(), int)

@@ -232,8 +232,10 @@ class StandardToolV0Definition(Protocol[InputT, OutputT, FormattedT, MetaT]):
     @property
     def output_schema(self) -> ToolSchema[Any, OutputT] | None: ...
 
+    # Consumers pass the input explicitly (``None`` for a tool without input); a
+    # tool may still allow calling ``execute()`` with nothing, as built tools do.
     def execute(
-        self, input: InputT = ..., meta: MetaT | None = None
+        self, input: InputT, meta: MetaT | None = None
     ) -> FormattedT | Awaitable[FormattedT]: ...
 
 
@@ -480,13 +482,25 @@ class StandardToolValidationError(StandardToolError, ValueError):
 # --------------------------------------------------------------------------------------
 
 
+# ``execute()`` without input is allowed only when the input type admits ``None``
+# (a tool without ``input_schema``): the first overload's ``self`` says so.
 class _SyncExecute(Protocol[InputT, _F_co, MetaT]):
-    def __call__(self, input: InputT = ..., meta: MetaT | None = None) -> _F_co: ...
+    @overload
+    def __call__(
+        self: _SyncExecute[None, _F_co, MetaT], input: None = None, meta: MetaT | None = None
+    ) -> _F_co: ...
+    @overload
+    def __call__(self, input: InputT, meta: MetaT | None = None) -> _F_co: ...
 
 
 class _AsyncExecute(Protocol[InputT, _F_co, MetaT]):
+    @overload
     def __call__(
-        self, input: InputT = ..., meta: MetaT | None = None
+        self: _AsyncExecute[None, _F_co, MetaT], input: None = None, meta: MetaT | None = None
+    ) -> Coroutine[Any, Any, _F_co]: ...
+    @overload
+    def __call__(
+        self, input: InputT, meta: MetaT | None = None
     ) -> Coroutine[Any, Any, _F_co]: ...
 
 
