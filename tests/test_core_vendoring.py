@@ -139,3 +139,49 @@ def test_package_reexports_the_core() -> None:
             continue
         home = standard_tool if name in standard_tool.__all__ else standard_tool.types
         assert getattr(home, name) is getattr(core, name), name
+
+
+def test_a_vendored_core_takes_the_installed_adapters_fast_path(tmp_path: Path) -> None:
+    """The fast path is recognised by its attributes, not by the package's class."""
+    shutil.copy(CORE, tmp_path / "vendored_core.py")
+    script = textwrap.dedent(
+        """
+        import json, sys
+        sys.path.insert(0, ".")
+        import vendored_core
+        from standard_tool.schemas.msgspec import msgspec_schema
+
+        schema = msgspec_schema(int)
+        props = schema.__standard__
+        calls = []
+        real_validate = props.validate
+
+        class Spy:
+            version, vendor = props.version, props.vendor
+            json_schema, fast_path = props.json_schema, props.fast_path
+
+            def validate(self, value):
+                calls.append(value)
+                return real_validate(value)
+
+        class Spied:
+            __standard__ = Spy()
+
+        tool = vendored_core.standard_tool(
+            name="inc", description="d", input_schema=Spied(), execute=lambda n: n + 1
+        )
+        try:
+            tool.execute("x")
+        except vendored_core.StandardToolValidationError as err:
+            error = str(err)
+        print(json.dumps({"ok": tool.execute(1), "error": error, "validate_calls": calls}))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == {
+        "ok": 2,
+        "error": "input validation failed: Expected `int`, got `str`",
+        "validate_calls": [],
+    }
