@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from pydantic import BaseModel
-from typing_extensions import assert_type
+from typing_extensions import TypedDict, assert_type
 
 from standard_tool import FailureResult, SuccessResult, Tool, ToolSchema, standard_tool
 from standard_tool.schemas import as_standard_schema
@@ -26,8 +28,8 @@ class Point(msgspec.Struct):
 # --- pydantic -------------------------------------------------------------------------
 
 user_schema = pydantic_schema(User)
-assert_type(user_schema, PydanticSchema[User])
-assert_type(PydanticSchema(User), PydanticSchema[User])
+assert_type(user_schema, PydanticSchema[User, User | Mapping[str, Any]])
+assert_type(PydanticSchema(User), PydanticSchema[User, User | Mapping[str, Any]])
 assert_type(user_schema.__standard__.validate({}), SuccessResult[User] | FailureResult)
 assert_type(pydantic_schema(list[int]), PydanticSchema[list[int]])
 assert_type(user_schema.__standard__.json_schema.input(target="draft-07"), dict[str, Any])
@@ -35,8 +37,8 @@ assert_type(user_schema.__standard__.json_schema.input(target="draft-07"), dict[
 # --- msgspec --------------------------------------------------------------------------
 
 point_schema = msgspec_schema(Point)
-assert_type(point_schema, MsgspecSchema[Point])
-assert_type(MsgspecSchema(Point), MsgspecSchema[Point])
+assert_type(point_schema, MsgspecSchema[Point, Point | Mapping[str, Any]])
+assert_type(MsgspecSchema(Point), MsgspecSchema[Point, Point | Mapping[str, Any]])
 assert_type(point_schema.__standard__.validate({}), SuccessResult[Point] | FailureResult)
 assert_type(msgspec_schema(dict[str, int]), MsgspecSchema[dict[str, int]])
 
@@ -54,8 +56,8 @@ assert_type(as_standard_schema(Point), ToolSchema[object, Point])
 
 # --- conformance: adapters are tool schemas -------------------------------------------
 
-as_tool_schema: ToolSchema[object, User] = user_schema
-as_tool_schema_point: ToolSchema[object, Point] = point_schema
+as_tool_schema: ToolSchema[User | Mapping[str, Any], User] = user_schema
+as_tool_schema_point: ToolSchema[Point | Mapping[str, Any], Point] = point_schema
 as_tool_schema_json: ToolSchema[object, Any] = json_schema
 
 # --- the builder infers the handler's input from an adapter ---------------------------
@@ -110,3 +112,41 @@ standard_tool(  # pyright: ignore[reportCallIssue]
     input_schema=User,
     execute=move,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 )
+
+
+# --- the tool's input type comes from the adapter -------------------------------------
+
+
+class Weather(TypedDict):
+    city: str
+
+
+@dataclasses.dataclass
+class Spot:
+    lat: float
+
+
+def forecast(w: Weather) -> str:
+    return w["city"]
+
+
+def locate(s: Spot) -> float:
+    return s.lat
+
+
+assert_type(pydantic_schema(Weather), PydanticSchema[Weather, Weather])
+assert_type(pydantic_schema(Spot), PydanticSchema[Spot, Spot | Mapping[str, Any]])
+assert_type(msgspec_schema(Weather), MsgspecSchema[Weather, Weather])
+assert_type(msgspec_schema(Spot), MsgspecSchema[Spot, Spot | Mapping[str, Any]])
+
+weather = standard_tool(
+    name="w", description="d", input_schema=pydantic_schema(Weather), execute=forecast
+)
+assert_type(weather, Tool[Weather, str, str, Any])
+weather.execute({"city": "Paris"})
+weather.execute({"city": 123})  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]
+greeter.execute({"name": "Ada"})  # a model also takes the JSON object it is validated from
+greeter.execute(3)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+spot = standard_tool(name="s", description="d", input_schema=msgspec_schema(Spot), execute=locate)
+spot.execute({"lat": 1.0})
+spot.execute(Spot(1.0))

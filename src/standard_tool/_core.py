@@ -499,9 +499,7 @@ class _AsyncExecute(Protocol[InputT, _F_co, MetaT]):
         self: _AsyncExecute[None, _F_co, MetaT], input: None = None, meta: MetaT | None = None
     ) -> Coroutine[Any, Any, _F_co]: ...
     @overload
-    def __call__(
-        self, input: InputT, meta: MetaT | None = None
-    ) -> Coroutine[Any, Any, _F_co]: ...
+    def __call__(self, input: InputT, meta: MetaT | None = None) -> Coroutine[Any, Any, _F_co]: ...
 
 
 _Run: TypeAlias = Callable[[Any, Any], Any]

@@ -1,4 +1,4 @@
-"""What every adapter shares: the cached, per-target JSON Schema emitter.
+"""What every adapter shares: the cached, per-target JSON Schema emitter, and typing aids.
 
 Layer: schema adapters.
 """
@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from typing_extensions import Protocol, TypeAlias
 
 from standard_tool._core import StandardToolError
 from standard_tool.dialects import (
@@ -18,10 +20,21 @@ from standard_tool.dialects import (
     unsupported_target_message,
 )
 
-__all__ = ["InvalidSchemaError", "JSONSchemaEmitter"]
+__all__ = ["DataclassInstance", "InvalidSchemaError", "JSONSchemaEmitter", "ObjectInput"]
 
 #: ``emit(mode, library_options)``: the canonical draft 2020-12 schema of one side.
 Emit = Callable[[str, Any], "dict[str, Any]"]
+
+
+class DataclassInstance(Protocol):
+    """Static typing only: an instance of a dataclass (what ``type[...]`` of one makes)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+#: Static typing only: what a schema of a record type (a model, a dataclass, a
+#: Struct) accepts besides an instance: the JSON object it is validated from.
+ObjectInput: TypeAlias = "Mapping[str, Any]"
 
 
 class InvalidSchemaError(StandardToolError, ValueError):

@@ -28,11 +28,17 @@ from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool._shared import pointer_tokens, safe_repr
-from standard_tool.schemas._base import JSONSchemaEmitter
+from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
 
 T = TypeVar("T")
+#: What ``validate`` accepts, statically: the type itself, and for a Struct or a
+#: dataclass also the JSON object it is validated from.
+InT = TypeVar("InT", default=T)
+_S = TypeVar("_S", bound=msgspec.Struct)
+_D = TypeVar("_D", bound=DataclassInstance)
+_T = TypeVar("_T")
 
 #: The path segment for a mapping key msgspec does not name (it reports ``[...]``).
 UNKNOWN_KEY = "..."
@@ -44,7 +50,7 @@ _SEGMENT = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[(?P<unknown>\.\
 _MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`$")
 
 
-class MsgspecSchemaProps(Generic[T]):
+class MsgspecSchemaProps(Generic[T, InT]):
     """The ``__standard__`` object of a ``MsgspecSchema``.
 
     Attributes:
@@ -93,7 +99,7 @@ class MsgspecSchemaProps(Generic[T]):
 
         self.json_schema = JSONSchemaEmitter(emit)
 
-    def validate(self, value: object, /) -> SuccessResult[T] | FailureResult:
+    def validate(self, value: InT, /) -> SuccessResult[T] | FailureResult:
         """Validate ``value`` with ``msgspec.convert``; on failure, one issue.
 
         The issue's ``path`` is the location msgspec reports, as a tuple of keys
@@ -163,7 +169,7 @@ def _key(segment: re.Match[str]) -> str | int:
     return segment["name"]
 
 
-class MsgspecSchema(Generic[T]):
+class MsgspecSchema(Generic[T, InT]):
     """A msgspec ``Struct`` type or any type ``msgspec.convert`` accepts, as a Standard Schema.
 
     ``validate`` returns ``msgspec.convert(value, type=type, ...)`` (a Struct
@@ -185,12 +191,12 @@ class MsgspecSchema(Generic[T]):
 
     __slots__ = ("__standard__", "type")
 
-    __standard__: MsgspecSchemaProps[T]
+    __standard__: MsgspecSchemaProps[T, InT]
 
     @overload
     def __init__(
-        self,
-        type: type[T],
+        self: MsgspecSchema[_S, _S | ObjectInput],
+        type: type[_S],
         *,
         strict: bool = True,
         from_attributes: bool = False,
@@ -198,7 +204,25 @@ class MsgspecSchema(Generic[T]):
     ) -> None: ...
     @overload
     def __init__(
-        self: MsgspecSchema[Any],
+        self: MsgspecSchema[_D, _D | ObjectInput],
+        type: type[_D],
+        *,
+        strict: bool = True,
+        from_attributes: bool = False,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: MsgspecSchema[_T, _T],
+        type: type[_T],
+        *,
+        strict: bool = True,
+        from_attributes: bool = False,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: MsgspecSchema[Any, Any],
         type: Any,
         *,
         strict: bool = True,
@@ -232,12 +256,28 @@ class MsgspecSchema(Generic[T]):
 
 @overload
 def msgspec_schema(
-    type: type[T],
+    type: type[_S],
     *,
     strict: bool = True,
     from_attributes: bool = False,
     dec_hook: Callable[[type, Any], Any] | None = None,
-) -> MsgspecSchema[T]: ...
+) -> MsgspecSchema[_S, _S | ObjectInput]: ...
+@overload
+def msgspec_schema(
+    type: type[_D],
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> MsgspecSchema[_D, _D | ObjectInput]: ...
+@overload
+def msgspec_schema(
+    type: type[_T],
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> MsgspecSchema[_T, _T]: ...
 @overload
 def msgspec_schema(
     type: Any,
@@ -245,14 +285,14 @@ def msgspec_schema(
     strict: bool = True,
     from_attributes: bool = False,
     dec_hook: Callable[[type, Any], Any] | None = None,
-) -> MsgspecSchema[Any]: ...
+) -> MsgspecSchema[Any, Any]: ...
 def msgspec_schema(
     type: Any,
     *,
     strict: bool = True,
     from_attributes: bool = False,
     dec_hook: Callable[[type, Any], Any] | None = None,
-) -> MsgspecSchema[Any]:
+) -> MsgspecSchema[Any, Any]:
     """Wrap a msgspec ``Struct`` type or any type ``msgspec.convert`` accepts.
 
     Same as ``MsgspecSchema``; the function reads better at call sites.

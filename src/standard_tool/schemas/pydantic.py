@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generic
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
 from standard_tool._shared import safe_repr
-from standard_tool.schemas._base import JSONSchemaEmitter
+from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 
 if TYPE_CHECKING:
     from pydantic import ConfigDict
@@ -33,11 +33,17 @@ if TYPE_CHECKING:
 __all__ = ["PydanticSchema", "PydanticSchemaProps", "pydantic_schema"]
 
 T = TypeVar("T")
+#: What ``validate`` accepts, statically: the type itself, and for a model or a
+#: dataclass also the JSON object it is validated from.
+InT = TypeVar("InT", default=T)
+_M = TypeVar("_M", bound=BaseModel)
+_T = TypeVar("_T")
+_D = TypeVar("_D", bound=DataclassInstance)
 
 _MODES: dict[str, JsonSchemaMode] = {"input": "validation", "output": "serialization"}
 
 
-class PydanticSchemaProps(Generic[T]):
+class PydanticSchemaProps(Generic[T, InT]):
     """The ``__standard__`` object of a ``PydanticSchema``.
 
     Attributes:
@@ -71,7 +77,7 @@ class PydanticSchemaProps(Generic[T]):
 
         self.json_schema = JSONSchemaEmitter(emit)
 
-    def validate(self, value: object, /) -> SuccessResult[T] | FailureResult:
+    def validate(self, value: InT, /) -> SuccessResult[T] | FailureResult:
         """Validate ``value``; on failure, one issue per pydantic error.
 
         An issue's ``path`` is pydantic's error location (``None`` at the root) and
@@ -90,7 +96,7 @@ def _issues(err: ValidationError) -> tuple[Issue, ...]:
     )
 
 
-class PydanticSchema(Generic[T]):
+class PydanticSchema(Generic[T, InT]):
     """A pydantic model class or any type ``TypeAdapter`` accepts, as a Standard Schema.
 
     ``validate`` returns the validated value (a model instance for a model) or
@@ -110,13 +116,26 @@ class PydanticSchema(Generic[T]):
 
     __slots__ = ("__standard__", "adapter", "type")
 
-    __standard__: PydanticSchemaProps[T]
+    __standard__: PydanticSchemaProps[T, InT]
 
     @overload
-    def __init__(self, type: type[T], *, config: ConfigDict | None = None) -> None: ...
+    def __init__(
+        self: PydanticSchema[_M, _M | ObjectInput], type: type[_M], *, config: None = None
+    ) -> None: ...
     @overload
     def __init__(
-        self: PydanticSchema[Any], type: Any, *, config: ConfigDict | None = None
+        self: PydanticSchema[_D, _D | ObjectInput],
+        type: type[_D],
+        *,
+        config: ConfigDict | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: PydanticSchema[_T, _T], type: type[_T], *, config: ConfigDict | None = None
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: PydanticSchema[Any, Any], type: Any, *, config: ConfigDict | None = None
     ) -> None: ...
     def __init__(self, type: Any, *, config: ConfigDict | None = None) -> None:
         self.type = type
@@ -131,10 +150,18 @@ class PydanticSchema(Generic[T]):
 
 
 @overload
-def pydantic_schema(type: type[T], *, config: ConfigDict | None = None) -> PydanticSchema[T]: ...
+def pydantic_schema(
+    type: type[_M], *, config: None = None
+) -> PydanticSchema[_M, _M | ObjectInput]: ...
 @overload
-def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any]: ...
-def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any]:
+def pydantic_schema(
+    type: type[_D], *, config: ConfigDict | None = None
+) -> PydanticSchema[_D, _D | ObjectInput]: ...
+@overload
+def pydantic_schema(type: type[T], *, config: ConfigDict | None = None) -> PydanticSchema[T, T]: ...
+@overload
+def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any, Any]: ...
+def pydantic_schema(type: Any, *, config: ConfigDict | None = None) -> PydanticSchema[Any, Any]:
     """Wrap a pydantic model class or any type ``TypeAdapter`` accepts.
 
     Same as ``PydanticSchema``; the function reads better at call sites.
