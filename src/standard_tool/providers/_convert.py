@@ -1,15 +1,23 @@
-"""Tool declarations for OpenAI, Anthropic, Gemini and MCP, from any conforming tool."""
+"""Tool declarations for OpenAI, Anthropic, Gemini and MCP, from any conforming tool.
+
+Layer: providers (imports the core, shared helpers, dialects and the toolkit; never
+the package root).
+
+Every converter takes one tool (and returns one declaration) or a ``Toolkit`` or
+any iterable of tools (and returns a list of declarations, in order).
+"""
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
-from typing_extensions import Literal
+from typing_extensions import Literal, TypeAlias, overload
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema, output_json_schema
+from standard_tool._toolkit import Toolkit
 from standard_tool.providers._convert_common import (
     PREFIX,
     ProviderSchemaError,
@@ -30,6 +38,22 @@ __all__ = [
 ]
 
 _Tool = StandardToolV0Definition[Any, Any, Any, Any]
+#: A ``Toolkit`` or any iterable of tools: what a converter turns into a list.
+ManyTools: TypeAlias = "Toolkit | Iterable[StandardToolV0Definition[Any, Any, Any, Any]]"
+
+
+def _is_one_tool(tools: object) -> bool:
+    return not isinstance(tools, Toolkit) and hasattr(tools, "execute") and hasattr(tools, "name")
+
+
+def _each(
+    tools: _Tool | ManyTools, declare: Callable[[_Tool], dict[str, Any]]
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """``declare(tools)`` for one tool, else a list with ``declare`` applied to each."""
+    if _is_one_tool(tools):
+        return declare(cast("_Tool", tools))
+    return [declare(t) for t in cast("Iterable[_Tool]", tools)]
+
 
 _OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
@@ -69,11 +93,20 @@ def _openai_parameters(tool: _Tool, strict: bool | Literal["auto"]) -> tuple[dic
     return _parameters(tool), False
 
 
-def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]:
+@overload
+def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]: ...
+@overload
+def to_openai_chat(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_chat(
+    tool: _Tool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
     """Declare ``tool`` for the OpenAI Chat Completions API.
 
     Args:
-        tool: any conforming tool.
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of declarations, in order).
         strict: ``"auto"`` (default) uses strict mode when the input schema can
             be represented there (see ``openai_strict`` for why not
             otherwise); ``True`` insists and raises ``OpenAIStrictError``
@@ -94,6 +127,10 @@ def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> d
         >>> to_openai_chat(ping)["function"]["strict"]
         True
     """
+    return _each(tool, lambda t: _openai_chat(t, strict))
+
+
+def _openai_chat(tool: _Tool, strict: bool | Literal["auto"]) -> dict[str, Any]:
     name = _check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
     parameters, is_strict = _openai_parameters(tool, strict)
     function: dict[str, Any] = {"name": name}
@@ -104,12 +141,26 @@ def to_openai_chat(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> d
     return {"type": "function", "function": function}
 
 
-def to_openai_responses(tool: _Tool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]:
-    """Declare ``tool`` for the OpenAI Responses API.
+@overload
+def to_openai_responses(
+    tool: _Tool, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any]: ...
+@overload
+def to_openai_responses(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_responses(
+    tool: _Tool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) for the OpenAI Responses API.
 
     Same rules as ``to_openai_chat``; the shape is flat:
     ``{"type": "function", "name", "description", "parameters", "strict"}``.
     """
+    return _each(tool, lambda t: _openai_responses(t, strict))
+
+
+def _openai_responses(tool: _Tool, strict: bool | Literal["auto"]) -> dict[str, Any]:
     name = _check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
     parameters, is_strict = _openai_parameters(tool, strict)
     out: dict[str, Any] = {"type": "function", "name": name}
@@ -120,14 +171,26 @@ def to_openai_responses(tool: _Tool, *, strict: bool | Literal["auto"] = "auto")
     return out
 
 
-def to_anthropic(tool: _Tool, *, cache_control: Mapping[str, Any] | None = None) -> dict[str, Any]:
+@overload
+def to_anthropic(
+    tool: _Tool, *, cache_control: Mapping[str, Any] | None = None
+) -> dict[str, Any]: ...
+@overload
+def to_anthropic(
+    tool: ManyTools, *, cache_control: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]: ...
+def to_anthropic(
+    tool: _Tool | ManyTools, *, cache_control: Mapping[str, Any] | None = None
+) -> dict[str, Any] | list[dict[str, Any]]:
     """Declare ``tool`` for the Anthropic Messages API.
 
     Args:
-        tool: any conforming tool.
-        cache_control: an optional prompt-caching breakpoint for this tool, for
-            example ``{"type": "ephemeral"}``. Provider options belong here, never
-            on the tool.
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of declarations, in order).
+        cache_control: an optional prompt-caching breakpoint, for example
+            ``{"type": "ephemeral"}``, set on the tool (on the last one of a list,
+            so the whole list is cached). Provider options belong here, never on
+            the tool.
 
     Returns:
         ``{"name", "description", "input_schema"}`` (plus ``cache_control``), the
@@ -137,6 +200,14 @@ def to_anthropic(tool: _Tool, *, cache_control: Mapping[str, Any] | None = None)
         ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,128}`` or the input
             is not an object.
     """
+    if _is_one_tool(tool):
+        return _anthropic(cast("_Tool", tool), cache_control)
+    listed = list(cast("Iterable[_Tool]", tool))
+    last = len(listed) - 1
+    return [_anthropic(t, cache_control if i == last else None) for i, t in enumerate(listed)]
+
+
+def _anthropic(tool: _Tool, cache_control: Mapping[str, Any] | None) -> dict[str, Any]:
     name = _check_name(tool, _ANTHROPIC_NAME, "Anthropic", "1 to 128 of A-Z, a-z, 0-9, '_' and '-'")
     out: dict[str, Any] = {"name": name}
     if tool.description:
@@ -147,8 +218,12 @@ def to_anthropic(tool: _Tool, *, cache_control: Mapping[str, Any] | None = None)
     return out
 
 
-def to_gemini(tool: _Tool) -> dict[str, Any]:
-    """Declare ``tool`` as a Gemini function declaration.
+@overload
+def to_gemini(tool: _Tool) -> dict[str, Any]: ...
+@overload
+def to_gemini(tool: ManyTools) -> list[dict[str, Any]]: ...
+def to_gemini(tool: _Tool | ManyTools) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) as a Gemini function declaration.
 
     Returns:
         ``{"name", "description", "parameters"}`` with ``parameters`` in
@@ -161,6 +236,10 @@ def to_gemini(tool: _Tool) -> dict[str, Any]:
         ProviderSchemaError: a bad name, a recursive input schema (named in the
             message) or parts Gemini cannot express.
     """
+    return _each(tool, _gemini)
+
+
+def _gemini(tool: _Tool) -> dict[str, Any]:
     name = _check_name(
         tool,
         _GEMINI_NAME,
@@ -206,11 +285,20 @@ def mcp_output_wrapped(tool: _Tool) -> bool:
     return _mcp_output(tool)[1]
 
 
-def to_mcp(tool: _Tool, *, annotations: Mapping[str, Any] | None = None) -> dict[str, Any]:
+@overload
+def to_mcp(tool: _Tool, *, annotations: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+@overload
+def to_mcp(
+    tool: ManyTools, *, annotations: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]: ...
+def to_mcp(
+    tool: _Tool | ManyTools, *, annotations: Mapping[str, Any] | None = None
+) -> dict[str, Any] | list[dict[str, Any]]:
     """Describe ``tool`` as an MCP ``tools/list`` entry.
 
     Args:
-        tool: any conforming tool.
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of entries, in order).
         annotations: optional MCP tool annotations (``readOnlyHint``,
             ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``).
 
@@ -224,6 +312,10 @@ def to_mcp(tool: _Tool, *, annotations: Mapping[str, Any] | None = None) -> dict
         ProviderSchemaError: the name breaks MCP's rule (1 to 128 of
             ``A-Z a-z 0-9 _ - .``) or the input is not an object.
     """
+    return _each(tool, lambda t: _mcp(t, annotations))
+
+
+def _mcp(tool: _Tool, annotations: Mapping[str, Any] | None) -> dict[str, Any]:
     name = _check_name(tool, _MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
     if tool.title is not None:

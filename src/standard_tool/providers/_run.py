@@ -134,7 +134,7 @@ async def _run_calls(
         if call.refused is not None:
             return ToolResult(call.name, call.call_id, False, error=call.refused)
         if call.name not in kit:
-            return await kit.execute(call.name, call_id=call.call_id)
+            return await kit.aexecute(call.name, call_id=call.call_id)
         try:
             value = _decode_json(call.arguments) if call.is_text else call.arguments
             if strict is not False:
@@ -142,7 +142,7 @@ async def _run_calls(
         except Exception as exc:
             text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
-        return await kit.execute(call.name, value, meta, timeout=timeout, call_id=call.call_id)
+        return await kit.aexecute(call.name, value, meta, timeout=timeout, call_id=call.call_id)
 
     # A sync tool without a timeout runs inline and blocks the loop either way, so
     # it gets no task of its own; the rest run concurrently. Order is kept.
@@ -204,7 +204,7 @@ async def run_openai_chat_tool_calls(
     """Run the tool calls of a Chat Completions response; return the ``tool`` messages.
 
     Every call in ``response.choices[0].message.tool_calls`` runs at once (see
-    ``Toolkit.execute`` for sync
+    ``Toolkit.aexecute`` for sync
     tools). The result is one ``{"role": "tool", "tool_call_id", "content"}``
     message per call, in the order of the calls; append the assistant message and
     these to the conversation and ask the model again. An empty list means the

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from typing_extensions import TypedDict
 
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.providers._convert import mcp_output_wrapped
+from standard_tool.providers._convert import mcp_output_wrapped, to_mcp
 from standard_tool.providers._results import mcp_call_tool_result
 from standard_tool.providers._run import Tools
 
@@ -54,7 +54,7 @@ def mcp_tool_handlers(
 
     ``tools/list`` answers with every tool as ``to_mcp`` declares it (built
     once, here, so a tool MCP cannot describe fails now rather than at the first
-    request). ``tools/call`` runs the tool with ``Toolkit.execute`` and answers with
+    request). ``tools/call`` runs the tool with ``Toolkit.aexecute`` and answers with
     ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
     (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
     or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
@@ -72,7 +72,7 @@ def mcp_tool_handlers(
     import mcp_types
 
     kit = _toolkit(tools)
-    listed = mcp_types.ListToolsResult.model_validate({"tools": kit.to_mcp()})
+    listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
 
     async def on_list_tools(
@@ -84,7 +84,7 @@ def mcp_tool_handlers(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        result = await kit.execute(params.name, arguments, meta, timeout=timeout)
+        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
         return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
 
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
