@@ -20,6 +20,7 @@ from standard_tool._core import StandardToolV0Definition, input_json_schema, out
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._convert_common import (
     PREFIX,
+    ProviderOptionError,
     ProviderSchemaError,
     is_object,
     object_root,
@@ -81,7 +82,7 @@ def _openai_parameters(tool: _Tool, strict: bool | Literal["auto"]) -> tuple[dic
     if strict is False:
         return _parameters(tool), False
     if strict not in (True, "auto"):
-        raise ValueError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
+        raise ProviderOptionError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
     view = openai_strict(tool)
     if view.strict:
         return view.schema, True

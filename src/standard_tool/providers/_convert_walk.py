@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from standard_tool._shared import truncate_text
 from standard_tool.providers._convert_common import (
     AnyOfPlan,
     ArrayPlan,
@@ -20,7 +21,6 @@ from standard_tool.providers._convert_common import (
     Plan,
     RefPlan,
     accepts_null,
-    bounded,
     is_array,
     is_object,
     object_root,
@@ -175,7 +175,7 @@ class Walker:
         return out, plan
 
     def _problem(self, path: Path, reason: str) -> None:
-        self.problems.append(f"{bounded(path_text(path), 120)} {bounded(reason, 120)}")
+        self.problems.append(f"{truncate_text(path_text(path), 120)} {truncate_text(reason, 120)}")
 
     # ---------------------------------------------------------------- one node
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
 from standard_tool.providers._check import check_gemini
 from standard_tool.providers._convert_common import (
@@ -14,7 +15,6 @@ from standard_tool.providers._convert_common import (
     Plan,
     ProviderSchemaError,
     ToolCache,
-    bounded,
 )
 from standard_tool.providers._convert_walk import Walker
 
@@ -100,7 +100,7 @@ class GeminiParameters:
                 else ""
             )
             raise ProviderSchemaError(
-                bounded(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
+                truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
         walker = Walker(root, "gemini")
         out, plan = walker.run()
@@ -112,7 +112,7 @@ class GeminiParameters:
             if len(problems) > _MAX_REASONS:
                 shown.append(f"and {len(problems) - _MAX_REASONS} more")
             raise ProviderSchemaError(
-                bounded(
+                truncate_text(
                     f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000
                 )
             )
@@ -121,16 +121,16 @@ class GeminiParameters:
         return cls(schema=out, plan=plan)
 
 
-_CACHE: ToolCache[GeminiParameters | ProviderSchemaError] = ToolCache()
+# A failure is cached as its message: an exception would hold a traceback whose
+# frames hold the tool, and the weak cache would then keep the tool alive.
+_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 
-def _build(
-    tool: StandardToolV0Definition[Any, Any, Any, Any],
-) -> GeminiParameters | ProviderSchemaError:
+def _build(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
     try:
         return GeminiParameters.from_json_schema(input_json_schema(tool), name=tool.name)
     except ProviderSchemaError as err:
-        return err
+        return str(err)
 
 
 def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters:
@@ -142,6 +142,6 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
         ProviderSchemaError: the input schema cannot be expressed for Gemini.
     """
     result = _CACHE.get(tool, lambda: _build(tool))
-    if isinstance(result, ProviderSchemaError):
-        raise ProviderSchemaError(str(result))
+    if isinstance(result, str):
+        raise ProviderSchemaError(result)
     return result

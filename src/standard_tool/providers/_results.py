@@ -18,8 +18,8 @@ from typing import Any, cast, overload
 from typing_extensions import Literal
 
 from standard_tool._core import StandardToolV0Definition, StandardToolValidationError
+from standard_tool._shared import truncate_text
 from standard_tool.providers._convert import mcp_output_wrapped
-from standard_tool.providers._convert_common import bounded
 
 __all__ = [
     "anthropic_tool_result",
@@ -62,21 +62,21 @@ def _jsonable(value: Any, depth: int = 0) -> Any:
         try:
             return _jsonable(dump(mode="json"), depth + 1)
         except Exception:
-            return bounded(str(value), ERROR_MAX_CHARS)
+            return truncate_text(str(value), ERROR_MAX_CHARS)
     fields: Any = getattr(value, "__struct_fields__", None)  # msgspec structs
     if isinstance(fields, tuple):
         names: Any = fields  # pyright: ignore[reportUnknownVariableType]
         return {str(f): _jsonable(getattr(value, str(f), None), depth + 1) for f in names}
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    return bounded(str(value), ERROR_MAX_CHARS)
+    return truncate_text(str(value), ERROR_MAX_CHARS)
 
 
 def _output_text(value: Any, max_chars: int) -> str:
     if isinstance(value, str):
-        return bounded(value, max_chars)
+        return truncate_text(value, max_chars)
     text = json.dumps(_jsonable(value), ensure_ascii=False)
-    return bounded(text, max_chars)
+    return truncate_text(text, max_chars)
 
 
 def _error_text(exc: BaseException, max_chars: int) -> str:
@@ -85,7 +85,7 @@ def _error_text(exc: BaseException, max_chars: int) -> str:
     else:
         message = str(exc)
         detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-    return bounded(f"Error: {detail}", max_chars)
+    return truncate_text(f"Error: {detail}", max_chars)
 
 
 def text_result(
@@ -201,7 +201,7 @@ def mcp_call_tool_result(
             wrap = not isinstance(data, dict)
         text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
         result = {
-            "content": [{"type": "text", "text": bounded(text, max_chars)}],
+            "content": [{"type": "text", "text": truncate_text(text, max_chars)}],
             "structuredContent": {"result": data} if wrap else data,
             "isError": False,
         }

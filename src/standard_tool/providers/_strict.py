@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._shared import truncate_text
 from standard_tool.providers._check import check_openai_strict
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
     ProviderSchemaError,
     ToolCache,
-    bounded,
     is_object,
     object_root,
 )
@@ -88,7 +88,7 @@ class OpenAIStrictSchema:
     def __repr__(self) -> str:
         if self.strict:
             return "OpenAIStrictSchema(strict=True)"
-        return f"OpenAIStrictSchema(strict=False, reason={bounded(str(self.reason), 120)!r})"
+        return f"OpenAIStrictSchema(strict=False, reason={truncate_text(str(self.reason), 120)!r})"
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -126,7 +126,7 @@ class OpenAIStrictSchema:
         shown = problems[:_MAX_REASONS]
         if len(problems) > _MAX_REASONS:
             shown.append(f"and {len(problems) - _MAX_REASONS} more")
-        reason = bounded("; ".join(shown), _MAX_REASON)
+        reason = truncate_text("; ".join(shown), _MAX_REASON)
         return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
