@@ -9,7 +9,7 @@ worst case: a real tool's own work makes them shrink towards 1.
 
 - ``direct``: ``json.loads`` of the arguments, then ``tool.execute(...)``: what
   a hand-written loop does at the least;
-- ``Toolkit.execute`` and ``await Toolkit.execute``: lookup, timing and the
+- ``Toolkit.execute`` and ``await Toolkit.aexecute``: lookup, timing and the
   result object;
 - ``run_openai_chat_tool_calls`` and friends: a response with 50 calls, run
   concurrently, per call (JSON parsing, ``asyncio.gather``, message building);
@@ -114,7 +114,7 @@ def main() -> None:
     rows.append(
         (
             "sync tool",
-            "await Toolkit.execute",
+            "await Toolkit.aexecute",
             per_call(in_loop(lambda: kit_async("add")), CALLS, 200),
         )
     )
@@ -138,14 +138,14 @@ def main() -> None:
     rows.append(
         (
             "async tool",
-            "await Toolkit.execute",
+            "await Toolkit.aexecute",
             per_call(in_loop(lambda: kit_async("aadd")), CALLS, 200),
         )
     )
     rows.append(
         (
             "async tool",
-            "await Toolkit.execute, timeout",
+            "await Toolkit.aexecute, timeout",
             per_call(in_loop(lambda: kit_async("aadd", 5)), CALLS, 50),
         )
     )
