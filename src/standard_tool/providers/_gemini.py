@@ -16,9 +16,39 @@ from standard_tool.providers._convert_common import (
     ProviderSchemaError,
     ToolCache,
 )
-from standard_tool.providers._convert_walk import Walker
+from standard_tool.providers._walk import SchemaRules, Walker
 
 __all__ = ["GeminiParameters", "gemini_parameters"]
+
+
+#: Formats Gemini accepts, by type.
+GEMINI_FORMATS: dict[str, frozenset[str]] = {
+    "string": frozenset({"enum", "date-time"}),
+    "number": frozenset({"float", "double"}),
+    "integer": frozenset({"int32", "int64"}),
+}
+
+#: Gemini's OpenAPI 3.0 subset: no ``$ref`` (inlined before the walk), ``nullable``,
+#: enums on strings only, no exclusive bounds, ``propertyOrdering`` on objects.
+GEMINI_RULES = SchemaRules(
+    provider="Gemini",
+    keeps={
+        "string": frozenset({"pattern", "format", "minLength", "maxLength"}),
+        "number": frozenset({"minimum", "maximum", "format"}),
+        "array": frozenset({"minItems", "maxItems"}),
+        "object": frozenset({"minProperties", "maxProperties"}),
+    },
+    formats=GEMINI_FORMATS,
+    refs=False,
+    nullable_keyword=True,
+    null_alone=False,
+    mixed_enums=False,
+    string_enums_only=True,
+    exclusive_bounds_inclusive=True,
+    all_required=False,
+    closed_objects=False,
+    property_ordering=True,
+)
 
 _MAX_REASONS = 8
 
@@ -102,7 +132,7 @@ class GeminiParameters:
             raise ProviderSchemaError(
                 truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
-        walker = Walker(root, "gemini")
+        walker = Walker(root, GEMINI_RULES)
         out, plan = walker.run()
         problems = list(walker.problems)
         if not problems:

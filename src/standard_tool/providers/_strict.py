@@ -17,9 +17,42 @@ from standard_tool.providers._convert_common import (
     is_object,
     object_root,
 )
-from standard_tool.providers._convert_walk import Walker
+from standard_tool.providers._walk import SchemaRules, Walker
 
 __all__ = ["OpenAIStrictError", "OpenAIStrictSchema", "openai_strict", "plain_parameters"]
+
+
+#: String formats OpenAI strict mode understands.
+OPENAI_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+
+#: OpenAI strict mode (structured outputs), as its documentation states it: every
+#: property required and objects closed, ``$defs`` kept, null said with ``type``
+#: lists or ``anyOf``, at most 5,000 properties, 10 levels and 1,000 enum values.
+OPENAI_STRICT_RULES = SchemaRules(
+    provider="OpenAI",
+    keeps={
+        "string": frozenset({"pattern", "format"}),
+        "number": frozenset(
+            {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+        ),
+        "array": frozenset({"minItems", "maxItems"}),
+    },
+    formats={"string": OPENAI_FORMATS},
+    refs=True,
+    nullable_keyword=False,
+    null_alone=True,
+    mixed_enums=True,
+    string_enums_only=False,
+    exclusive_bounds_inclusive=False,
+    all_required=True,
+    closed_objects=True,
+    property_ordering=False,
+    max_properties=5000,
+    max_depth=10,
+    max_enum_values=1000,
+)
 
 _MAX_REASONS = 8
 _MAX_REASON = 2000
@@ -116,7 +149,7 @@ class OpenAIStrictSchema:
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
         root = copy.deepcopy(dict(schema))
-        walker = Walker(root, "openai")
+        walker = Walker(root, OPENAI_STRICT_RULES)
         out, plan = walker.run()
         problems = list(walker.problems)
         if not problems:
