@@ -8,12 +8,7 @@ checker per target lists what that target would reject; result formatters turn a
 tool's output (or exception) into what each API expects back.
 """
 
-from standard_tool.providers._check import (
-    SchemaProblem,
-    check_gemini,
-    check_mcp_tool,
-    check_openai_strict,
-)
+from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert import (
     mcp_output_wrapped,
     to_anthropic,
@@ -23,7 +18,8 @@ from standard_tool.providers._convert import (
     to_openai_responses,
 )
 from standard_tool.providers._convert_common import ProviderSchemaError
-from standard_tool.providers._gemini import GeminiParameters, gemini_parameters
+from standard_tool.providers._gemini import GeminiParameters, check_gemini, gemini_parameters
+from standard_tool.providers._mcp import check_mcp_tool
 from standard_tool.providers._results import (
     anthropic_tool_result,
     mcp_call_tool_result,
@@ -41,7 +37,12 @@ from standard_tool.providers._run import (
     run_openai_responses_tool_calls,
 )
 from standard_tool.providers._run_mcp import MCPToolHandlers, mcp_server, mcp_tool_handlers
-from standard_tool.providers._strict import OpenAIStrictError, OpenAIStrictSchema, openai_strict
+from standard_tool.providers._strict import (
+    OpenAIStrictError,
+    OpenAIStrictSchema,
+    check_openai_strict,
+    openai_strict,
+)
 
 __all__ = [
     "AnthropicToolResultBlock",

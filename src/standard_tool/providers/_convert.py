@@ -27,6 +27,7 @@ from standard_tool.providers._convert_common import (
     value_text,
 )
 from standard_tool.providers._gemini import gemini_parameters
+from standard_tool.providers._mcp import MCP_NAME
 from standard_tool.providers._strict import OpenAIStrictError, openai_strict, plain_parameters
 
 __all__ = [
@@ -59,7 +60,6 @@ def _each(
 _OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
 _GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
-_MCP_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
 
 def _check_name(tool: _Tool, pattern: re.Pattern[str], provider: str, rule: str) -> str:
@@ -317,7 +317,7 @@ def to_mcp(
 
 
 def _mcp(tool: _Tool, annotations: Mapping[str, Any] | None) -> dict[str, Any]:
-    name = _check_name(tool, _MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
+    name = _check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
     if tool.title is not None:
         out["title"] = tool.title

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
-from standard_tool.providers._check import check_gemini
+from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
     ProviderSchemaError,
     ToolCache,
+    is_array,
+    is_object,
+    value_text,
 )
 from standard_tool.providers._walk import SchemaRules, Walker
 
-__all__ = ["GeminiParameters", "gemini_parameters"]
+__all__ = ["GEMINI_RULES", "GeminiParameters", "check_gemini", "gemini_parameters"]
 
 
 #: Formats Gemini accepts, by type.
@@ -175,3 +179,120 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
     if isinstance(result, str):
         raise ProviderSchemaError(result)
     return result
+
+
+_GEMINI_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "properties",
+        "required",
+        "propertyOrdering",
+        "items",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minProperties",
+        "maxProperties",
+        "anyOf",
+        "example",
+        "default",
+    }
+)
+_GEMINI_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+# --------------------------------------------------------------------------------------
+# Gemini
+# --------------------------------------------------------------------------------------
+
+
+def check_gemini(schema: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what Gemini would reject in a function declaration's ``parameters``.
+
+    Checks: an object root whose parameter names start with a letter or ``_``
+    and use only letters, digits and ``_`` (at most 64); only the keywords of
+    Gemini's OpenAPI subset (no ``$ref``, ``$defs``, ``additionalProperties``,
+    ``const``, ``allOf``, ``oneOf``...); one type per node (no type lists);
+    string-only ``enum``; the formats Gemini knows for each type; no empty
+    ``properties``; ``required`` naming declared properties.
+
+    Returns:
+        The problems found, empty when the schema is acceptable (at most 200).
+    """
+    problems = Problems()
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    if str(schema.get("type", "")).lower() != "object":
+        problems.add((), 'parameters must have "type": "object"')
+    props = schema.get("properties")
+    if is_object(props):
+        for name in props:
+            if not _GEMINI_PARAMETER.fullmatch(name):
+                problems.add(
+                    ("properties", name),
+                    "a parameter name must start with a letter or '_' and use only letters, "
+                    "digits and '_' (at most 64)",
+                )
+    _gemini_node(schema, (), problems)
+    return problems.items
+
+
+def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
+    if not is_object(node):
+        problems.add(path, "must be a schema object")
+        return
+    for key in node:
+        if key not in _GEMINI_KEYWORDS:
+            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
+    kind = node.get("type")
+    if kind is None and "anyOf" not in node:
+        problems.add(path, "has no type")
+    if kind is not None:
+        if not isinstance(kind, str) or kind.lower() not in TYPES - {"null"}:
+            problems.add(path, f"type must be one type name, not {value_text(kind)}")
+            kind = None
+        else:
+            kind = kind.lower()
+    nullable = node.get("nullable")
+    if nullable is not None and not isinstance(nullable, bool):
+        problems.add(path, "nullable must be a boolean")
+    enum = node.get("enum")
+    if enum is not None and (not is_array(enum) or not all(isinstance(v, str) for v in enum)):
+        problems.add(path, "enum values must be strings")
+    fmt = node.get("format")
+    if fmt is not None and (kind is None or fmt not in GEMINI_FORMATS.get(kind, frozenset())):
+        problems.add(path, f"format {value_text(fmt)} is not supported for type {kind}")
+    props = node.get("properties")
+    if props is not None:
+        if not is_object(props) or not props:
+            problems.add(path, "properties must be a non-empty object")
+        else:
+            for name, sub in props.items():
+                _gemini_node(sub, (*path, "properties", name), problems)
+            required = node.get("required", [])
+            if not is_array(required) or any(r not in props for r in required):
+                problems.add(path, "required must name declared properties")
+            ordering = node.get("propertyOrdering")
+            if ordering is not None and (not is_array(ordering) or set(ordering) != set(props)):
+                problems.add(path, "propertyOrdering must list the declared properties")
+    if "items" in node:
+        _gemini_node(node["items"], (*path, "items"), problems)
+    elif kind == "array":
+        problems.add(path, "an array must have items")
+    branches = node.get("anyOf")
+    if branches is not None:
+        if not is_array(branches) or not branches:
+            problems.add(path, "anyOf must be a non-empty list")
+        else:
+            for index, branch in enumerate(branches):
+                _gemini_node(branch, (*path, "anyOf", index), problems)

@@ -8,18 +8,28 @@ from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
-from standard_tool.providers._check import check_openai_strict
+from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
     ProviderSchemaError,
     ToolCache,
+    is_array,
     is_object,
     object_root,
+    resolve_local_ref,
+    value_text,
 )
 from standard_tool.providers._walk import SchemaRules, Walker
 
-__all__ = ["OpenAIStrictError", "OpenAIStrictSchema", "openai_strict", "plain_parameters"]
+__all__ = [
+    "OPENAI_STRICT_RULES",
+    "OpenAIStrictError",
+    "OpenAIStrictSchema",
+    "check_openai_strict",
+    "openai_strict",
+    "plain_parameters",
+]
 
 
 #: String formats OpenAI strict mode understands.
@@ -199,3 +209,140 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         True
     """
     return _CACHE.get(tool, lambda: OpenAIStrictSchema.from_json_schema(input_json_schema(tool)))
+
+
+_OPENAI_KEYWORDS = frozenset(
+    {
+        "type",
+        "description",
+        "title",
+        "enum",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "pattern",
+        "format",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "minItems",
+        "maxItems",
+    }
+)
+
+
+# --------------------------------------------------------------------------------------
+# OpenAI strict mode
+# --------------------------------------------------------------------------------------
+
+
+def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what OpenAI strict mode would reject in a ``parameters`` schema.
+
+    Checks the documented rules: an object root that is not ``anyOf``; every
+    object with ``additionalProperties: false`` and every property required;
+    only the supported keywords (no ``default``, ``allOf``, ``oneOf``, ``not``,
+    ``minLength``...); every value typed; local ``$ref``s that resolve; at
+    most 10 levels of nested objects, 5000 properties and 1000 enum values.
+
+    Returns:
+        The problems found, empty when the schema is acceptable (at most 200).
+    """
+    problems = Problems()
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    if schema.get("type") != "object":
+        problems.add((), 'the root must have "type": "object"')
+    if "anyOf" in schema:
+        problems.add((), "the root must not be anyOf")
+    counts = {"properties": 0, "enum": 0}
+    for group in ("$defs", "definitions"):
+        defs = schema.get(group)
+        if is_object(defs):
+            for name, sub in defs.items():
+                _openai_node(schema, sub, (group, name), 0, problems, counts)
+    body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    _openai_node(schema, body, (), 0, problems, counts)
+    if counts["properties"] > 5000:
+        problems.add((), f"has {counts['properties']} properties; at most 5000 are allowed")
+    if counts["enum"] > 1000:
+        problems.add((), f"has {counts['enum']} enum values; at most 1000 are allowed")
+    return problems.items
+
+
+def _openai_node(
+    root: Mapping[str, Any],
+    node: Any,
+    path: Path,
+    depth: int,
+    problems: Problems,
+    counts: dict[str, int],
+) -> None:
+    if not is_object(node):
+        problems.add(path, "must be a schema object")
+        return
+    for key in node:
+        if key not in _OPENAI_KEYWORDS:
+            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    ref = node.get("$ref")
+    if ref is not None:
+        if not isinstance(ref, str) or resolve_local_ref(root, ref) is None:
+            problems.add(path, f"$ref {value_text(ref)} does not resolve")
+        if len(node) > 1:
+            problems.add(path, "$ref must not have sibling keywords")
+        return
+    kind = node.get("type")
+    kinds = kind if is_array(kind) else [kind]
+    if "anyOf" in node:
+        branches = node["anyOf"]
+        if not is_array(branches) or not branches:
+            problems.add(path, "anyOf must be a non-empty list")
+            return
+        for index, branch in enumerate(branches):
+            _openai_node(root, branch, (*path, "anyOf", index), depth, problems, counts)
+        return
+    if kind is None:
+        problems.add(path, "has no type")
+        return
+    if any(k not in TYPES for k in kinds):
+        problems.add(path, f"has an unknown type {value_text(kind)}")
+    enum = node.get("enum")
+    if enum is not None:
+        if not is_array(enum) or not enum:
+            problems.add(path, "enum must be a non-empty list")
+        else:
+            counts["enum"] += len(enum)
+            if any(is_object(v) or is_array(v) for v in enum):
+                problems.add(path, "enum values must be strings, numbers, booleans or null")
+    if "object" in kinds:
+        depth += 1
+        if depth > 10:
+            problems.add(path, "nests objects more than 10 levels deep")
+        props = node.get("properties")
+        if not is_object(props):
+            problems.add(path, "an object must list its properties")
+            props = {}
+        counts["properties"] += len(props)
+        if node.get("additionalProperties") is not False:
+            problems.add(path, "an object must set additionalProperties to false")
+        required = node.get("required")
+        if not is_array(required) or set(required) != set(props) or len(required) != len(props):
+            problems.add(path, "every property must be listed in required")
+        for name, sub in props.items():
+            _openai_node(root, sub, (*path, "properties", name), depth, problems, counts)
+    if "array" in kinds:
+        if "items" not in node:
+            problems.add(path, "an array must have items")
+        else:
+            _openai_node(root, node["items"], (*path, "items"), depth, problems, counts)
+    fmt = node.get("format")
+    if fmt is not None and fmt not in OPENAI_FORMATS:
+        problems.add(path, f"format {value_text(fmt)} is not supported in strict mode")
