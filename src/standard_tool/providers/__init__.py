@@ -6,20 +6,29 @@ expects; ``openai_strict`` and ``gemini_parameters`` expose the rewritten schema
 and the decoders that turn a model's arguments back into the tool's input; one
 checker per target lists what that target would reject; result formatters turn a
 tool's output (or exception) into what each API expects back.
+
+Layer: providers (imports the core, the shared helpers and the toolkit; never the
+package root).
 """
 
+from standard_tool.providers._anthropic import to_anthropic
 from standard_tool.providers._check import SchemaProblem
-from standard_tool.providers._convert import (
-    mcp_output_wrapped,
-    to_anthropic,
+from standard_tool.providers._convert_common import ProviderSchemaError
+from standard_tool.providers._gemini import (
+    GeminiParameters,
+    check_gemini,
+    gemini_parameters,
     to_gemini,
-    to_mcp,
+)
+from standard_tool.providers._mcp import check_mcp_tool, mcp_output_wrapped, to_mcp
+from standard_tool.providers._openai import (
+    OpenAIStrictError,
+    OpenAIStrictSchema,
+    check_openai_strict,
+    openai_strict,
     to_openai_chat,
     to_openai_responses,
 )
-from standard_tool.providers._convert_common import ProviderSchemaError
-from standard_tool.providers._gemini import GeminiParameters, check_gemini, gemini_parameters
-from standard_tool.providers._mcp import check_mcp_tool
 from standard_tool.providers._results import (
     anthropic_tool_result,
     mcp_call_tool_result,
@@ -37,12 +46,6 @@ from standard_tool.providers._run import (
     run_openai_responses_tool_calls,
 )
 from standard_tool.providers._run_mcp import MCPToolHandlers, mcp_server, mcp_tool_handlers
-from standard_tool.providers._strict import (
-    OpenAIStrictError,
-    OpenAIStrictSchema,
-    check_openai_strict,
-    openai_strict,
-)
 
 __all__ = [
     "AnthropicToolResultBlock",

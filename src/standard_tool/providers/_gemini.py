@@ -1,4 +1,8 @@
-"""Gemini function parameters: the OpenAPI 3.0 subset Gemini accepts, and the decoder."""
+"""Gemini: schema rules, parameters in its OpenAPI subset, decoder, checker, declaration.
+
+Layer: providers (imports the core, the shared helpers, dialects, the neutral walk and
+the declaration helpers; never the package root).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import copy
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
@@ -19,6 +25,12 @@ from standard_tool.providers._convert_common import (
     is_array,
     is_object,
     value_text,
+)
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    each,
 )
 from standard_tool.providers._walk import SchemaRules, Walker
 
@@ -296,3 +308,47 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
         else:
             for index, branch in enumerate(branches):
                 _gemini_node(branch, (*path, "anyOf", index), problems)
+
+
+# --------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------
+
+_GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+
+
+@overload
+def to_gemini(tool: AnyTool) -> dict[str, Any]: ...
+@overload
+def to_gemini(tool: ManyTools) -> list[dict[str, Any]]: ...
+def to_gemini(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) as a Gemini function declaration.
+
+    Returns:
+        ``{"name", "description", "parameters"}`` with ``parameters`` in
+        Gemini's OpenAPI subset (see ``GeminiParameters``), omitted for a
+        tool without parameters. It validates with
+        ``google.genai.types.FunctionDeclaration.model_validate``. Decode the
+        model's ``function_call.args`` with ``gemini_parameters(tool).decode``.
+
+    Raises:
+        ProviderSchemaError: a bad name, a recursive input schema (named in the
+            message) or parts Gemini cannot express.
+    """
+    return each(tool, _gemini)
+
+
+def _gemini(tool: AnyTool) -> dict[str, Any]:
+    name = check_name(
+        tool,
+        _GEMINI_NAME,
+        "Gemini",
+        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
+    )
+    parameters = gemini_parameters(tool).schema
+    out: dict[str, Any] = {"name": name}
+    if tool.description:
+        out["description"] = tool.description
+    if parameters is not None:
+        out["parameters"] = parameters
+    return out

@@ -3,6 +3,9 @@
 Each formatter takes what ``tool.formatted(format)`` passes to ``format``: the
 validated output, or the ``Exception`` the call raised. So any of them can be
 given to ``formatted`` directly, or called on an outcome the caller already has.
+
+Layer: providers (imports the core, the shared helpers and the toolkit; never the
+package root).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing_extensions import Literal
 
 from standard_tool._core import StandardToolV0Definition, StandardToolValidationError
 from standard_tool._shared import truncate_text
-from standard_tool.providers._convert import mcp_output_wrapped
+from standard_tool.providers._mcp import mcp_output_wrapped
 
 __all__ = [
     "anthropic_tool_result",

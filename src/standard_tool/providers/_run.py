@@ -7,6 +7,9 @@ tool call in it concurrently with a ``Toolkit``, and
 returns what to send back, in the order of the calls. A call that cannot run
 (unknown tool, arguments that are not JSON, invalid input, an exception, a timeout)
 gets an error result the model can correct itself from; none raises, none is dropped.
+
+Layer: providers (imports the core, the shared helpers and the toolkit; never the
+package root).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing_extensions import Literal, TypeAlias, TypedDict
 
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
+from standard_tool.providers._openai import openai_strict
 from standard_tool.providers._results import text_result
-from standard_tool.providers._strict import openai_strict
 
 __all__ = [
     "AnthropicToolResultBlock",

@@ -5,6 +5,9 @@ for ``mcp.server.lowlevel.Server``; ``mcp_server`` builds a server with them.
 Calls run through a ``Toolkit``, so an unknown tool,
 invalid arguments, an exception and a timeout all become a ``CallToolResult`` with
 ``isError: true`` that the model can correct itself from.
+
+Layer: providers (imports the core, the shared helpers and the toolkit; never the
+package root).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from typing_extensions import TypedDict
 
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.providers._convert import mcp_output_wrapped, to_mcp
+from standard_tool.providers._mcp import mcp_output_wrapped, to_mcp
 from standard_tool.providers._results import mcp_call_tool_result
 from standard_tool.providers._run import Tools
 

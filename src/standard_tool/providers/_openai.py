@@ -1,10 +1,17 @@
-"""OpenAI strict mode: the rewritten schema, why it could not be, and the decoder."""
+"""OpenAI: the strict-mode rules and rewrite, its checker, and the Chat/Responses declarations.
+
+Layer: providers (imports the core, the shared helpers, the neutral walk and the
+declaration helpers; never the package root).
+"""
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
+
+from typing_extensions import Literal, overload
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
@@ -12,13 +19,21 @@ from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
+    ProviderOptionError,
     ProviderSchemaError,
     ToolCache,
     is_array,
     is_object,
-    object_root,
     resolve_local_ref,
     value_text,
+)
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    each,
+    parameters,
+    plain_parameters,
 )
 from standard_tool.providers._walk import SchemaRules, Walker
 
@@ -171,22 +186,6 @@ class OpenAIStrictSchema:
             shown.append(f"and {len(problems) - _MAX_REASONS} more")
         reason = truncate_text("; ".join(shown), _MAX_REASON)
         return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
-
-
-def plain_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the schema as plain (non-strict) ``parameters``: an object root, no ``$schema``."""
-    root = object_root(copy.deepcopy(dict(schema)))
-    if root is None:
-        raise ProviderSchemaError(
-            f"{PREFIX}the input schema must describe a JSON object at its root "
-            "(give the tool an object input with named properties)"
-        )
-    root.pop("$schema", None)
-    if "properties" not in root:
-        root["properties"] = {}
-    if is_object(schema.get("$defs")) and "$defs" not in root:
-        root["$defs"] = copy.deepcopy(schema["$defs"])
-    return root
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -346,3 +345,106 @@ def _openai_node(
     fmt = node.get("format")
     if fmt is not None and fmt not in OPENAI_FORMATS:
         problems.add(path, f"format {value_text(fmt)} is not supported in strict mode")
+
+
+# --------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------
+
+_OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _openai_parameters(
+    tool: AnyTool, strict: bool | Literal["auto"]
+) -> tuple[dict[str, Any], bool]:
+    if strict is False:
+        return parameters(tool), False
+    if strict not in (True, "auto"):
+        raise ProviderOptionError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
+    view = openai_strict(tool)
+    if view.strict:
+        return view.schema, True
+    if strict is True:
+        raise OpenAIStrictError(
+            f"{PREFIX}tool {tool.name!r} cannot use OpenAI strict mode: {view.reason}. "
+            "Pass strict='auto' or strict=False to send it without strict mode"
+        )
+    return parameters(tool), False
+
+
+@overload
+def to_openai_chat(tool: AnyTool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]: ...
+@overload
+def to_openai_chat(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_chat(
+    tool: AnyTool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` for the OpenAI Chat Completions API.
+
+    Args:
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of declarations, in order).
+        strict: ``"auto"`` (default) uses strict mode when the input schema can
+            be represented there (see ``openai_strict`` for why not
+            otherwise); ``True`` insists and raises ``OpenAIStrictError``
+            if it cannot; ``False`` sends the plain JSON Schema.
+
+    Returns:
+        ``{"type": "function", "function": {"name", "description", "parameters",
+        "strict"}}``. When ``"strict"`` is true, decode the model's arguments with
+        ``openai_strict(tool).decode(arguments)`` before running the tool.
+
+    Raises:
+        ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,64}`` or the input
+            is not an object.
+
+    Examples:
+        >>> from standard_tool import standard_tool
+        >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
+        >>> to_openai_chat(ping)["function"]["strict"]
+        True
+    """
+    return each(tool, lambda t: _openai_chat(t, strict))
+
+
+def _openai_chat(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str, Any]:
+    name = check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
+    parameters, is_strict = _openai_parameters(tool, strict)
+    function: dict[str, Any] = {"name": name}
+    if tool.description:
+        function["description"] = tool.description
+    function["parameters"] = parameters
+    function["strict"] = is_strict
+    return {"type": "function", "function": function}
+
+
+@overload
+def to_openai_responses(
+    tool: AnyTool, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any]: ...
+@overload
+def to_openai_responses(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_responses(
+    tool: AnyTool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) for the OpenAI Responses API.
+
+    Same rules as ``to_openai_chat``; the shape is flat:
+    ``{"type": "function", "name", "description", "parameters", "strict"}``.
+    """
+    return each(tool, lambda t: _openai_responses(t, strict))
+
+
+def _openai_responses(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str, Any]:
+    name = check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
+    parameters, is_strict = _openai_parameters(tool, strict)
+    out: dict[str, Any] = {"type": "function", "name": name}
+    if tool.description:
+        out["description"] = tool.description
+    out["parameters"] = parameters
+    out["strict"] = is_strict
+    return out
