@@ -167,7 +167,7 @@ async def main() -> None:
     print("  get_weather:", get_weather.execute({"city": "Oslo", "units": "f"}))
     print("  convert:", await convert.execute({"amount": 100, "to": "GBP"}))
     result = await TOOLS.aexecute("get_weather", {"city": 42})
-    print("  Toolkit.execute with a bad city:", result.success, "-", result.error)
+    print("  Toolkit.aexecute with a bad city:", result.success, "-", result.error)
 
 
 if __name__ == "__main__":
