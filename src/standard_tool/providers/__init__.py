@@ -11,7 +11,13 @@ Layer: providers (imports the core, the shared helpers and the toolkit; never th
 package root).
 """
 
-from standard_tool.providers._anthropic import to_anthropic
+from standard_tool.providers._anthropic import (
+    AnthropicToolResultBlock,
+    AnthropicToolResultMessage,
+    anthropic_tool_result,
+    run_anthropic_tool_calls,
+    to_anthropic,
+)
 from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert_common import ProviderSchemaError
 from standard_tool.providers._gemini import (
@@ -20,32 +26,30 @@ from standard_tool.providers._gemini import (
     gemini_parameters,
     to_gemini,
 )
-from standard_tool.providers._mcp import check_mcp_tool, mcp_output_wrapped, to_mcp
+from standard_tool.providers._mcp import (
+    MCPToolHandlers,
+    check_mcp_tool,
+    mcp_call_tool_result,
+    mcp_output_wrapped,
+    mcp_result_formatter,
+    mcp_server,
+    mcp_tool_handlers,
+    to_mcp,
+)
 from standard_tool.providers._openai import (
+    OpenAIChatToolMessage,
+    OpenAIResponsesToolOutput,
     OpenAIStrictError,
     OpenAIStrictSchema,
     check_openai_strict,
     openai_strict,
+    openai_tool_output,
+    run_openai_chat_tool_calls,
+    run_openai_responses_tool_calls,
     to_openai_chat,
     to_openai_responses,
 )
-from standard_tool.providers._results import (
-    anthropic_tool_result,
-    mcp_call_tool_result,
-    mcp_result_formatter,
-    openai_tool_output,
-    text_result,
-)
-from standard_tool.providers._run import (
-    AnthropicToolResultBlock,
-    AnthropicToolResultMessage,
-    OpenAIChatToolMessage,
-    OpenAIResponsesToolOutput,
-    run_anthropic_tool_calls,
-    run_openai_chat_tool_calls,
-    run_openai_responses_tool_calls,
-)
-from standard_tool.providers._run_mcp import MCPToolHandlers, mcp_server, mcp_tool_handlers
+from standard_tool.providers._text import text_result
 
 __all__ = [
     "AnthropicToolResultBlock",

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from typing_extensions import overload
+from typing_extensions import Literal, TypedDict, overload
 
 from standard_tool.providers._declare import (
     AnyTool,
@@ -19,8 +19,25 @@ from standard_tool.providers._declare import (
     is_one_tool,
     parameters,
 )
+from standard_tool.providers._runner import (
+    Call,
+    Tools,
+    content,
+    field,
+    items,
+    list_or_field,
+    run_calls,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
 
-__all__ = ["to_anthropic"]
+__all__ = [
+    "AnthropicToolResultBlock",
+    "AnthropicToolResultMessage",
+    "anthropic_tool_result",
+    "run_anthropic_tool_calls",
+    "to_anthropic",
+]
 
 _ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
@@ -70,3 +87,102 @@ def _anthropic(tool: AnyTool, cache_control: Mapping[str, Any] | None) -> dict[s
     if cache_control is not None:
         out["cache_control"] = dict(cache_control)
     return out
+
+
+def anthropic_tool_result(
+    outcome: Any,
+    *,
+    tool_use_id: str | None = None,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> dict[str, Any]:
+    """Render a tool's outcome as an Anthropic ``tool_result`` content block.
+
+    Returns ``{"type": "tool_result", "tool_use_id", "content": [{"type":
+    "text", "text"}], "is_error"}``. Used as a formatter (where the id is not
+    known yet) the block has no ``tool_use_id``: set it from the model's
+    ``tool_use`` block before sending.
+    """
+    failed = isinstance(outcome, Exception)
+    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+    block: dict[str, Any] = {"type": "tool_result"}
+    if tool_use_id is not None:
+        block["tool_use_id"] = tool_use_id
+    block["content"] = [{"type": "text", "text": text}]
+    block["is_error"] = failed
+    return block
+
+
+class AnthropicToolResultBlock(TypedDict):
+    """An Anthropic ``tool_result`` content block answering one ``tool_use`` block."""
+
+    type: Literal["tool_result"]
+    tool_use_id: str
+    content: str
+    is_error: bool
+
+
+class AnthropicToolResultMessage(TypedDict):
+    """The Anthropic ``user`` message carrying every ``tool_result`` of a turn."""
+
+    role: Literal["user"]
+    content: list[AnthropicToolResultBlock]
+
+
+def _anthropic_calls(response: Any) -> list[Call]:
+    content = list_or_field(response, "content")
+    calls: list[Call] = []
+    for block in items(content):
+        if field(block, "type") == "tool_use":
+            call_id = str(field(block, "id") or "")
+            calls.append(
+                Call(call_id, str(field(block, "name") or ""), field(block, "input"), False)
+            )
+    return calls
+
+
+async def run_anthropic_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+) -> AnthropicToolResultMessage | None:
+    """Run the ``tool_use`` blocks of an Anthropic message; return the ``user`` reply.
+
+    Every ``tool_use`` block of ``response.content`` runs at once. The result is one
+    ``{"role": "user", "content": [{"type": "tool_result", "tool_use_id",
+    "content", "is_error"}, ...]}`` message with a block per call, in order;
+    append the assistant message and this one to the conversation and ask again.
+    ``None`` means the model asked for no tool.
+
+    ``content`` is written as for ``run_openai_chat_tool_calls``, and
+    ``is_error`` is true for a failed call.
+
+    Args:
+        response: a ``Message``, its dict form, or its ``content`` list.
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+
+    Returns:
+        The ``user`` message, or ``None`` when there was no ``tool_use`` block.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    calls = _anthropic_calls(response)
+    if not calls:
+        return None
+    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=None)
+    blocks: list[AnthropicToolResultBlock] = [
+        {
+            "type": "tool_result",
+            "tool_use_id": call.call_id,
+            "content": content(result),
+            "is_error": not result.success,
+        }
+        for call, result in zip(calls, results, strict=True)
+    ]
+    return {"role": "user", "content": blocks}

@@ -7,13 +7,19 @@ root).
 from __future__ import annotations
 
 import copy
+import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from typing_extensions import overload
+from typing_extensions import Literal, TypedDict, overload
 
-from standard_tool._core import output_json_schema
+from standard_tool._core import (
+    StandardToolV0Definition,
+    output_json_schema,
+)
+from standard_tool._shared import truncate_text
+from standard_tool._toolkit import ToolResult
 from standard_tool.providers._check import Problems, SchemaProblem
 from standard_tool.providers._convert_common import is_object, object_root
 from standard_tool.providers._declare import (
@@ -23,8 +29,29 @@ from standard_tool.providers._declare import (
     each,
     parameters,
 )
+from standard_tool.providers._runner import (
+    Tools,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, error_text, jsonable
 
-__all__ = ["MCP_NAME", "MCP_NAME_RULE", "check_mcp_tool"]
+if TYPE_CHECKING:
+    import mcp_types
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import Server
+
+__all__ = [
+    "MCP_NAME",
+    "MCP_NAME_RULE",
+    "MCPToolHandlers",
+    "check_mcp_tool",
+    "mcp_call_tool_result",
+    "mcp_output_wrapped",
+    "mcp_result_formatter",
+    "mcp_server",
+    "mcp_tool_handlers",
+    "to_mcp",
+]
 
 #: The MCP tool-name rule (specification 2025-11-25, "Tool names", from SEP-986):
 #: "Tool names SHOULD be between 1 and 128 characters in length (inclusive)" and
@@ -164,3 +191,191 @@ def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]
     if annotations is not None:
         out["annotations"] = dict(annotations)
     return out
+
+
+@overload
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: Literal[False] = False,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> dict[str, Any]: ...
+
+
+@overload
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: Literal[True],
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Any: ...
+
+
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: bool = False,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Any:
+    """Render a tool's outcome as an MCP ``CallToolResult``.
+
+    Args:
+        outcome: the tool's validated output, or the exception it raised.
+        wrap: whether the output goes into ``structuredContent`` as
+            ``{"result": value}``. ``None`` wraps anything that is not a JSON
+            object. Pass ``mcp_output_wrapped(tool)`` (or use
+            ``mcp_result_formatter``) so it matches the ``outputSchema``
+            that ``to_mcp`` declared.
+        as_model: return an ``mcp.types.CallToolResult`` instead of a dict
+            (needs the ``mcp`` package).
+        max_chars: bound of the text content of a success.
+        error_max_chars: bound of the text content of an error.
+
+    Returns:
+        ``{"content": [{"type": "text", "text"}], "structuredContent", "isError":
+        false}`` on success, ``{"content": [...], "isError": true}`` on failure.
+    """
+    result: dict[str, Any]
+    if isinstance(outcome, Exception):
+        text = error_text(outcome, error_max_chars)
+        result = {"content": [{"type": "text", "text": text}], "isError": True}
+    else:
+        data = jsonable(outcome)
+        if wrap is None:
+            wrap = not isinstance(data, dict)
+        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+        result = {
+            "content": [{"type": "text", "text": truncate_text(text, max_chars)}],
+            "structuredContent": {"result": data} if wrap else data,
+            "isError": False,
+        }
+    if as_model:
+        from mcp.types import CallToolResult
+
+        return CallToolResult.model_validate(result)
+    return result
+
+
+def mcp_result_formatter(
+    tool: StandardToolV0Definition[Any, Any, Any, Any],
+    *,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Callable[[Any], dict[str, Any]]:
+    """Return a formatter for ``tool.formatted(...)`` that makes MCP ``CallToolResult`` dicts.
+
+    It wraps outputs exactly as ``to_mcp`` declared ``tool``'s
+    ``outputSchema``, so ``structuredContent`` always validates against it.
+
+    Examples:
+        >>> from standard_tool import standard_tool
+        >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
+        >>> ping.formatted(mcp_result_formatter(ping)).execute()["structuredContent"]
+        {'result': 'pong'}
+    """
+    wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
+
+    def format(outcome: Any) -> dict[str, Any]:
+        return mcp_call_tool_result(
+            outcome, wrap=wrap, max_chars=max_chars, error_max_chars=error_max_chars
+        )
+
+    return format
+
+
+class MCPToolHandlers(TypedDict):
+    """The keyword arguments ``mcp_tool_handlers`` returns for ``Server(...)``."""
+
+    on_list_tools: Callable[
+        [ServerRequestContext[Any, Any], mcp_types.PaginatedRequestParams | None],
+        Awaitable[mcp_types.ListToolsResult],
+    ]
+    on_call_tool: Callable[
+        [ServerRequestContext[Any, Any], mcp_types.CallToolRequestParams],
+        Awaitable[mcp_types.CallToolResult],
+    ]
+
+
+def mcp_tool_handlers(
+    tools: Tools, *, meta: Any = None, timeout: float | None = None
+) -> MCPToolHandlers:
+    """Return ``on_list_tools`` and ``on_call_tool`` handlers serving ``tools``.
+
+    Pass them to the MCP SDK's low-level server next to your other handlers:
+    ``Server("name", **mcp_tool_handlers(kit), on_list_prompts=...)``.
+
+    ``tools/list`` answers with every tool as ``to_mcp`` declares it (built
+    once, here, so a tool MCP cannot describe fails now rather than at the first
+    request). ``tools/call`` runs the tool with ``Toolkit.aexecute`` and answers with
+    ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
+    (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
+    or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
+    arguments, an exception or a timeout.
+
+    Args:
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+
+    Raises:
+        ProviderSchemaError: a tool cannot be described for MCP.
+        ImportError: the ``mcp`` package is not installed.
+    """
+    import mcp_types
+
+    kit = toolkit(tools)
+    listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
+    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
+    ) -> mcp_types.ListToolsResult:
+        return listed.model_copy(deep=True)
+
+    async def on_call_tool(
+        ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        arguments = {} if params.arguments is None else params.arguments
+        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
+        return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
+
+    return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
+
+
+def _call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+    if result.success:
+        return mcp_call_tool_result(result.value, wrap=wrap)
+    return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
+
+
+def mcp_server(
+    tools: Tools,
+    *,
+    name: str = "standard-tool",
+    meta: Any = None,
+    timeout: float | None = None,
+    **server_options: Any,
+) -> Server[Any]:
+    """Build an MCP SDK low-level ``Server`` that serves ``tools``.
+
+    A shortcut for ``Server(name, **mcp_tool_handlers(tools, ...), **server_options)``;
+    run it with any MCP transport (stdio, Streamable HTTP, or in process with
+    ``mcp.Client(server)``).
+
+    Args:
+        tools: a ``Toolkit`` or any iterable of tools.
+        name: the server name announced to clients.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        **server_options: other ``Server`` options (``version``, ``instructions``...).
+    """
+    from mcp.server.lowlevel import Server
+
+    handlers = mcp_tool_handlers(tools, meta=meta, timeout=timeout)
+    return Server(name, **handlers, **server_options)

@@ -11,9 +11,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from typing_extensions import Literal, overload
+from typing_extensions import Literal, TypedDict, overload
 
-from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._core import (
+    StandardToolV0Definition,
+    input_json_schema,
+)
 from standard_tool._shared import truncate_text
 from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
@@ -35,15 +38,34 @@ from standard_tool.providers._declare import (
     parameters,
     plain_parameters,
 )
+from standard_tool.providers._runner import (
+    Call,
+    Decode,
+    Tools,
+    content,
+    field,
+    items,
+    list_or_field,
+    run_calls,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
 from standard_tool.providers._walk import SchemaRules, Walker
 
 __all__ = [
     "OPENAI_STRICT_RULES",
+    "OpenAIChatToolMessage",
+    "OpenAIResponsesToolOutput",
     "OpenAIStrictError",
     "OpenAIStrictSchema",
     "check_openai_strict",
     "openai_strict",
+    "openai_tool_output",
     "plain_parameters",
+    "run_openai_chat_tool_calls",
+    "run_openai_responses_tool_calls",
+    "to_openai_chat",
+    "to_openai_responses",
 ]
 
 
@@ -448,3 +470,178 @@ def _openai_responses(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str
     out["parameters"] = parameters
     out["strict"] = is_strict
     return out
+
+
+# --------------------------------------------------------------------------------------
+# Results and running tool calls
+# --------------------------------------------------------------------------------------
+
+
+def openai_tool_output(
+    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+) -> str:
+    """Render a tool's outcome as the ``output`` text OpenAI expects back.
+
+    Use it as the ``content`` of a Chat Completions ``{"role": "tool"}`` message
+    or the ``output`` of a Responses ``function_call_output`` item. Same text as
+    ``text_result``.
+    """
+    return text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+
+
+class OpenAIChatToolMessage(TypedDict):
+    """A Chat Completions ``tool`` message answering one tool call."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str
+
+
+class OpenAIResponsesToolOutput(TypedDict):
+    """A Responses input item answering one function (or custom tool) call."""
+
+    type: Literal["function_call_output", "custom_tool_call_output"]
+    call_id: str
+    output: str
+
+
+def _chat_calls(response: Any) -> list[Call]:
+    choices = field(response, "choices")
+    message = field(items(choices)[0], "message") if choices else response
+    calls: list[Call] = []
+    for item in items(field(message, "tool_calls")):
+        call_id = str(field(item, "id") or "")
+        kind = field(item, "type")
+        if kind == "custom":
+            name = str(field(field(item, "custom"), "name") or "")
+            refused = "custom tool calls are not supported here; call a function tool"
+            calls.append(Call(call_id, name, None, False, refused))
+            continue
+        function = field(item, "function")
+        name = str(field(function, "name") or "")
+        calls.append(Call(call_id, name, field(function, "arguments"), True))
+    return calls
+
+
+async def run_openai_chat_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    strict: bool | Literal["auto"] = "auto",
+) -> list[OpenAIChatToolMessage]:
+    """Run the tool calls of a Chat Completions response; return the ``tool`` messages.
+
+    Every call in ``response.choices[0].message.tool_calls`` runs at once (see
+    ``Toolkit.aexecute`` for sync
+    tools). The result is one ``{"role": "tool", "tool_call_id", "content"}``
+    message per call, in the order of the calls; append the assistant message and
+    these to the conversation and ask the model again. An empty list means the
+    model asked for no tool.
+
+    ``content`` is the tool's return value as ``text_result`` writes it (a
+    ``str`` as is, anything else as JSON, cut at 100,000 characters) or, when the
+    call failed, ``"Error: <reason>"`` with a short reason (at most about 2,000
+    characters): an unknown tool, arguments that are not valid JSON, invalid
+    input (naming the path), an exception in the tool or a timeout.
+
+    Args:
+        response: a ``ChatCompletion``, its dict form, or the assistant message
+            itself (a ``ChatCompletionMessage`` or dict with ``tool_calls``).
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        strict: the ``strict`` option the tools were converted with
+            (``to_openai_chat``). Unless it is ``False``, the arguments of a
+            tool sent in strict mode are decoded back to the tool's own input
+            shape (``OpenAIStrictSchema.decode``) before it runs.
+
+    Returns:
+        The ``tool`` messages, one per call, in order.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    calls = _chat_calls(response)
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+    )
+    return [
+        {"role": "tool", "tool_call_id": c.call_id, "content": content(r)}
+        for c, r in zip(calls, results, strict=True)
+    ]
+
+
+def _responses_calls(response: Any) -> list[tuple[str, Call]]:
+    output = list_or_field(response, "output")
+    calls: list[tuple[str, Call]] = []
+    for item in items(output):
+        kind = field(item, "type")
+        call_id = str(field(item, "call_id") or "")
+        name = str(field(item, "name") or "")
+        if kind == "function_call":
+            calls.append(
+                ("function_call_output", Call(call_id, name, field(item, "arguments"), True))
+            )
+        elif kind == "custom_tool_call":
+            refused = "custom tool calls are not supported here; call a function tool"
+            calls.append(("custom_tool_call_output", Call(call_id, name, None, False, refused)))
+    return calls
+
+
+async def run_openai_responses_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    strict: bool | Literal["auto"] = "auto",
+) -> list[OpenAIResponsesToolOutput]:
+    """Run the function calls of a Responses API response; return the output items.
+
+    Every ``function_call`` item of ``response.output`` runs at once. The result is
+    one ``{"type": "function_call_output", "call_id", "output"}`` item per call, in
+    order, to send as ``input`` of the next request (with
+    ``previous_response_id``, or after the response's own output items). A
+    ``custom_tool_call`` item gets a ``custom_tool_call_output`` error item. An
+    empty list means the model asked for no tool. ``output`` is written as for
+    ``run_openai_chat_tool_calls``.
+
+    Args:
+        response: a ``Response``, its dict form, or its ``output`` list.
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        strict: the ``strict`` option the tools were converted with
+            (``to_openai_responses``); see ``run_openai_chat_tool_calls``.
+
+    Returns:
+        The output items, one per call, in order.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    pairs = _responses_calls(response)
+    calls = [c for _, c in pairs]
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+    )
+    out: list[OpenAIResponsesToolOutput] = []
+    for (kind, call), result in zip(pairs, results, strict=True):
+        item_kind: Literal["function_call_output", "custom_tool_call_output"] = (
+            "custom_tool_call_output"
+            if kind == "custom_tool_call_output"
+            else "function_call_output"
+        )
+        out.append({"type": item_kind, "call_id": call.call_id, "output": content(result)})
+    return out
+
+
+def _strict_decoder(strict: bool | Literal["auto"]) -> Decode | None:
+    """Undo the strict rewrite unless the tools were sent with ``strict=False``."""
+    if strict is False:
+        return None
+    return lambda tool, value: openai_strict(tool).decode(value)
