@@ -196,11 +196,10 @@ class Toolkit:
         DuplicateToolNameError: two tools have the same name; a ``ValueError``.
     """
 
-    __slots__ = ("__weakref__", "_async", "_cache", "_tools")
+    __slots__ = ("__weakref__", "_async", "_tools")
 
     _tools: dict[str, AnyTool]
     _async: frozenset[str]
-    _cache: dict[object, Any]
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         problems: builtins.list[str] = []
@@ -238,9 +237,6 @@ class Toolkit:
                 f"Toolkit: duplicate tool names: {listed}; each tool needs a unique name"
             )
         object.__setattr__(self, "_tools", by_name)
-        # Per-tool data the providers derive (declarations, decoders) for tools that
-        # cannot be weakly referenced: released with the toolkit.
-        object.__setattr__(self, "_cache", {})
         object.__setattr__(
             self,
             "_async",
