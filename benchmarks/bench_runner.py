@@ -9,7 +9,7 @@ worst case: a real tool's own work makes them shrink towards 1.
 
 - ``direct``: ``json.loads`` of the arguments, then ``tool.execute(...)``: what
   a hand-written loop does at the least;
-- ``Toolkit.execute_sync`` and ``await Toolkit.execute``: lookup, timing and the
+- ``Toolkit.execute`` and ``await Toolkit.aexecute``: lookup, timing and the
   result object;
 - ``run_openai_chat_tool_calls`` and friends: a response with 50 calls, run
   concurrently, per call (JSON parsing, ``asyncio.gather``, message building);
@@ -97,11 +97,11 @@ def main() -> None:
 
     def kit_sync() -> None:
         for _ in range(CALLS):
-            kit.execute_sync("add", json.loads(ARGS))
+            kit.execute("add", json.loads(ARGS))
 
     async def kit_async(name: str, timeout: float | None = None) -> None:
         for _ in range(CALLS):
-            await kit.execute(name, json.loads(ARGS), timeout=timeout)
+            await kit.aexecute(name, json.loads(ARGS), timeout=timeout)
 
     chat_sync, chat_async = _chat("add"), _chat("aadd")
     responses_async, anthropic_async = _responses("aadd"), _anthropic("aadd")
@@ -110,11 +110,11 @@ def main() -> None:
     base_sync = per_call(direct_sync, CALLS, 200)
     base_async = per_call(in_loop(direct_async), CALLS, 200)
     rows.append(("sync tool", "direct: json.loads + execute", base_sync))
-    rows.append(("sync tool", "Toolkit.execute_sync", per_call(kit_sync, CALLS, 200)))
+    rows.append(("sync tool", "Toolkit.execute", per_call(kit_sync, CALLS, 200)))
     rows.append(
         (
             "sync tool",
-            "await Toolkit.execute",
+            "await Toolkit.aexecute",
             per_call(in_loop(lambda: kit_async("add")), CALLS, 200),
         )
     )
@@ -138,14 +138,14 @@ def main() -> None:
     rows.append(
         (
             "async tool",
-            "await Toolkit.execute",
+            "await Toolkit.aexecute",
             per_call(in_loop(lambda: kit_async("aadd")), CALLS, 200),
         )
     )
     rows.append(
         (
             "async tool",
-            "await Toolkit.execute, timeout",
+            "await Toolkit.aexecute, timeout",
             per_call(in_loop(lambda: kit_async("aadd", 5)), CALLS, 50),
         )
     )

@@ -166,8 +166,8 @@ async def main() -> None:
     print("== Direct calls")
     print("  get_weather:", get_weather.execute({"city": "Oslo", "units": "f"}))
     print("  convert:", await convert.execute({"amount": 100, "to": "GBP"}))
-    result = await TOOLS.execute("get_weather", {"city": 42})
-    print("  Toolkit.execute with a bad city:", result.success, "-", result.error)
+    result = await TOOLS.aexecute("get_weather", {"city": 42})
+    print("  Toolkit.aexecute with a bad city:", result.success, "-", result.error)
 
 
 if __name__ == "__main__":

@@ -24,4 +24,4 @@ def test_demo_runs_offline_and_reports_every_outcome() -> None:
     assert "call_4: Error: the arguments are not valid JSON" in out
     assert "toolu_1: order for ada: 2 item(s) to Lyon" in out
     assert "toolu_2 (is_error): Error: input validation failed: amount:" in out
-    assert "Toolkit.execute with a bad city: False - input validation failed: city:" in out
+    assert "Toolkit.aexecute with a bad city: False - input validation failed: city:" in out

@@ -22,6 +22,9 @@ from standard_tool.providers import (
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
+    to_anthropic,
+    to_openai_chat,
+    to_openai_responses,
 )
 from tests.example_tools import lookup_user, tag_resource
 from tests.fakes.server import FakeModel, serve_fake_model
@@ -29,9 +32,9 @@ from tests.fakes.tools import add, weather
 
 KIT = Toolkit([weather, add])
 # The converters return plain dicts; the SDKs' parameters are TypedDicts.
-CHAT_TOOLS: Any = KIT.to_openai_chat()
-RESPONSES_TOOLS: Any = KIT.to_openai_responses()
-ANTHROPIC_TOOLS: Any = KIT.to_anthropic()
+CHAT_TOOLS: Any = to_openai_chat(KIT)
+RESPONSES_TOOLS: Any = to_openai_responses(KIT)
+ANTHROPIC_TOOLS: Any = to_anthropic(KIT)
 GOOD_ARGS = {"city": "Paris", "unit": "c"}
 BAD_ARGS = {"a": 1, "b": "two"}
 BAD_ARGS_ERROR = "input validation failed: b: 'two' is not of type 'integer'"
@@ -301,7 +304,7 @@ async def test_anthropic_loop_runs_both_calls_and_reaches_the_final_answer(
 # -- OpenAI strict mode: arguments decoded back to the tools' own shape ---------------------
 
 STRICT_KIT = Toolkit([lookup_user, tag_resource])
-STRICT_CHAT_TOOLS: Any = STRICT_KIT.to_openai_chat(strict=True)
+STRICT_CHAT_TOOLS: Any = to_openai_chat(STRICT_KIT, strict=True)
 
 
 def _check_strict_first(body: dict[str, Any]) -> None:

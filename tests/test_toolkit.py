@@ -10,6 +10,13 @@ from typing import Any
 import pytest
 
 from standard_tool import StandardToolValidationError, Toolkit, ToolResult, standard_tool
+from standard_tool.providers import (
+    to_anthropic,
+    to_gemini,
+    to_mcp,
+    to_openai_chat,
+    to_openai_responses,
+)
 from tests.fakes.tools import PlainTool, add, weather
 
 # -- the collection ---------------------------------------------------------------------
@@ -72,7 +79,7 @@ def test_a_toolkit_is_immutable() -> None:
 
 
 def test_an_empty_toolkit_reports_no_tools() -> None:
-    result = Toolkit().execute_sync("x")
+    result = Toolkit().execute("x")
     assert result.error == "unknown tool 'x'; available tools: (none)"
 
 
@@ -92,7 +99,7 @@ def test_tool_result_is_a_frozen_slotted_dataclass() -> None:
 
 
 async def test_execute_runs_a_sync_tool_and_returns_its_value() -> None:
-    result = await Toolkit([weather]).execute("get_weather", {"city": "Oslo", "unit": "f"})
+    result = await Toolkit([weather]).aexecute("get_weather", {"city": "Oslo", "unit": "f"})
     assert result.success
     assert result.value == {"city": "Oslo", "temperature": 70}
     assert result.error is None
@@ -103,13 +110,13 @@ async def test_execute_runs_a_sync_tool_and_returns_its_value() -> None:
 
 
 async def test_execute_awaits_an_async_tool_and_carries_the_call_id() -> None:
-    result = await Toolkit([add]).execute("add", {"a": 2, "b": 3}, call_id="call_9")
+    result = await Toolkit([add]).aexecute("add", {"a": 2, "b": 3}, call_id="call_9")
     assert (result.success, result.value, result.call_id) == (True, 5, "call_9")
 
 
 async def test_execute_passes_meta_verbatim_to_a_plain_object_tool() -> None:
     meta = object()
-    result = await Toolkit([PlainTool()]).execute("echo", [1], meta)
+    result = await Toolkit([PlainTool()]).aexecute("echo", [1], meta)
     assert result.value == {"input": [1], "meta": meta}
 
 
@@ -133,23 +140,23 @@ class Lazy:
 
 async def test_a_sync_execute_that_returns_an_awaitable_is_awaited() -> None:
     kit = Toolkit([Lazy()])
-    assert (await kit.execute("lazy", 21)).value == 42
-    assert (await kit.execute("lazy", 21, timeout=5)).value == 42
-    assert (await kit.execute("lazy", timeout=5)).error == "ValueError: no input"
+    assert (await kit.aexecute("lazy", 21)).value == 42
+    assert (await kit.aexecute("lazy", 21, timeout=5)).value == 42
+    assert (await kit.aexecute("lazy", timeout=5)).error == "ValueError: no input"
 
 
-def test_execute_sync_awaits_what_a_sync_execute_returns() -> None:
+def test_execute_awaits_what_a_sync_execute_returns() -> None:
     kit = Toolkit([Lazy()])
-    assert kit.execute_sync("lazy", 21).value == 42
-    assert kit.execute_sync("lazy", 21, timeout=5).value == 42
-    assert kit.execute_sync("lazy").error == "ValueError: no input"
+    assert kit.execute("lazy", 21).value == 42
+    assert kit.execute("lazy", 21, timeout=5).value == 42
+    assert kit.execute("lazy").error == "ValueError: no input"
 
 
 # -- execute: failures become results ---------------------------------------------------
 
 
 async def test_unknown_tool_is_a_failed_result_not_an_exception() -> None:
-    result = await Toolkit([weather, add]).execute("mul", {}, call_id="c")
+    result = await Toolkit([weather, add]).aexecute("mul", {}, call_id="c")
     assert not result.success
     assert result.value is None
     assert result.call_id == "c"
@@ -157,20 +164,20 @@ async def test_unknown_tool_is_a_failed_result_not_an_exception() -> None:
 
 
 async def test_a_huge_unknown_name_is_bounded_in_the_error() -> None:
-    result = await Toolkit([add]).execute("x" * 1_000_000)
+    result = await Toolkit([add]).aexecute("x" * 1_000_000)
     assert result.error is not None
     assert len(result.error) < 300
 
 
 async def test_unknown_tool_error_lists_at_most_twenty_names() -> None:
     tools = [standard_tool(name=f"t{i}", description="d", execute=lambda: 0) for i in range(25)]
-    result = await Toolkit(tools).execute("x")
+    result = await Toolkit(tools).aexecute("x")
     assert result.error is not None
     assert result.error.endswith("t18, t19, and 5 more")
 
 
 async def test_validation_error_names_the_failing_path() -> None:
-    result = await Toolkit([weather]).execute("get_weather", {"city": "Oslo", "unit": "k"})
+    result = await Toolkit([weather]).aexecute("get_weather", {"city": "Oslo", "unit": "k"})
     assert not result.success
     assert result.error == "input validation failed: unit: 'k' is not one of ['c', 'f']"
     assert isinstance(result.exception, StandardToolValidationError)
@@ -181,7 +188,7 @@ async def test_handler_exception_becomes_type_and_message() -> None:
         raise LookupError("no such city")
 
     kit = Toolkit([standard_tool(name="boom", description="d", execute=boom)])
-    result = await kit.execute("boom", 1)
+    result = await kit.aexecute("boom", 1)
     assert result.error == "LookupError: no such city"
     assert isinstance(result.exception, LookupError)
 
@@ -190,7 +197,7 @@ async def test_an_exception_without_a_message_gives_its_type_name() -> None:
     def boom() -> Any:
         raise RuntimeError
 
-    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).execute("b")
+    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).aexecute("b")
     assert result.error == "RuntimeError"
 
 
@@ -198,11 +205,12 @@ async def test_a_huge_exception_message_is_truncated_with_a_marker() -> None:
     async def boom() -> Any:
         raise ValueError("x" * 10_000_000)
 
-    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).execute("b")
+    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).aexecute("b")
     assert result.error is not None
     assert len(result.error) <= 2100
     assert result.error.startswith("ValueError: xxx")
-    assert result.error.endswith("... [truncated 9998012 characters]")
+    assert len(result.error) <= 2000
+    assert result.error.endswith("... [truncated 9998047 characters]")
 
 
 async def test_an_exception_whose_str_fails_still_becomes_a_result() -> None:
@@ -213,7 +221,7 @@ async def test_an_exception_whose_str_fails_still_becomes_a_result() -> None:
     def boom() -> Any:
         raise Nasty
 
-    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).execute("b")
+    result = await Toolkit([standard_tool(name="b", description="d", execute=boom)]).aexecute("b")
     assert result.error == "Nasty: <message unavailable>"
 
 
@@ -222,7 +230,7 @@ async def test_a_tool_raising_timeout_error_itself_is_not_reported_as_our_timeou
         raise TimeoutError("upstream timed out")
 
     kit = Toolkit([standard_tool(name="s", description="d", execute=slow)])
-    result = await kit.execute("s", timeout=5)
+    result = await kit.aexecute("s", timeout=5)
     assert result.error == "TimeoutError: upstream timed out"
 
 
@@ -240,7 +248,7 @@ async def test_an_async_tool_over_its_timeout_fails_and_is_cancelled() -> None:
             raise
 
     kit = Toolkit([standard_tool(name="hang", description="d", execute=hang)])
-    result = await kit.execute("hang", timeout=0.05, call_id="c1")
+    result = await kit.aexecute("hang", timeout=0.05, call_id="c1")
     assert (result.success, result.call_id) == (False, "c1")
     assert result.error == "timed out after 0.05 s"
     assert cancelled.is_set()
@@ -255,7 +263,7 @@ async def test_a_sync_tool_over_its_timeout_fails_without_blocking_the_loop() ->
 
     kit = Toolkit([standard_tool(name="block", description="d", execute=block)])
     try:
-        result = await kit.execute("block", timeout=0.05)
+        result = await kit.aexecute("block", timeout=0.05)
     finally:
         release.set()
     assert result.error == "timed out after 0.05 s"
@@ -266,11 +274,11 @@ async def test_a_sync_tool_with_a_timeout_runs_in_a_worker_thread() -> None:
         return threading.current_thread().name
 
     kit = Toolkit([standard_tool(name="where", description="d", execute=where)])
-    assert (await kit.execute("where")).value == threading.current_thread().name
-    assert (await kit.execute("where", timeout=5)).value == "standard-tool-call"
+    assert (await kit.aexecute("where")).value == threading.current_thread().name
+    assert (await kit.aexecute("where", timeout=5)).value == "standard-tool-call"
 
 
-def test_execute_sync_honours_the_timeout_for_sync_and_async_tools() -> None:
+def test_execute_honours_the_timeout_for_sync_and_async_tools() -> None:
     release = threading.Event()
 
     def block() -> str:
@@ -287,16 +295,16 @@ def test_execute_sync_honours_the_timeout_for_sync_and_async_tools() -> None:
         ]
     )
     try:
-        assert kit.execute_sync("block", timeout=0.05).error == "timed out after 0.05 s"
-        assert kit.execute_sync("hang", timeout=0.05).error == "timed out after 0.05 s"
+        assert kit.execute("block", timeout=0.05).error == "timed out after 0.05 s"
+        assert kit.execute("hang", timeout=0.05).error == "timed out after 0.05 s"
     finally:
         release.set()
 
 
 async def test_a_result_within_the_timeout_is_returned() -> None:
     kit = Toolkit([add, weather])
-    assert (await kit.execute("add", {"a": 1, "b": 1}, timeout=5)).value == 2
-    assert (await kit.execute("get_weather", {"city": "x", "unit": "c"}, timeout=5)).success
+    assert (await kit.aexecute("add", {"a": 1, "b": 1}, timeout=5)).value == 2
+    assert (await kit.aexecute("get_weather", {"city": "x", "unit": "c"}, timeout=5)).success
 
 
 # -- what propagates ----------------------------------------------------------------------
@@ -312,7 +320,7 @@ async def test_cancelling_execute_propagates_cancelled_error() -> None:
     kit = Toolkit([standard_tool(name="hang", description="d", execute=hang)])
     for timeout in (None, 30.0):
         started.clear()
-        task = asyncio.ensure_future(kit.execute("hang", timeout=timeout))
+        task = asyncio.ensure_future(kit.aexecute("hang", timeout=timeout))
         await asyncio.wait_for(started.wait(), 10)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -326,32 +334,32 @@ async def test_base_exceptions_propagate(exc_type: type[BaseException]) -> None:
 
     kit = Toolkit([standard_tool(name="stop", description="d", execute=stop)])
     with pytest.raises(exc_type):
-        await kit.execute("stop")
+        await kit.aexecute("stop")
     with pytest.raises(exc_type):
-        kit.execute_sync("stop")
+        kit.execute("stop")
 
 
-# -- execute_sync ---------------------------------------------------------------------------
+# -- execute ---------------------------------------------------------------------------
 
 
-def test_execute_sync_runs_sync_and_async_tools_without_a_loop() -> None:
+def test_execute_runs_sync_and_async_tools_without_a_loop() -> None:
     kit = Toolkit([weather, add])
-    assert kit.execute_sync("add", {"a": 1, "b": 2}, call_id="x").value == 3
-    assert kit.execute_sync("get_weather", {"city": "Rome", "unit": "c"}).success
-    failed = kit.execute_sync("add", {"a": 1})
+    assert kit.execute("add", {"a": 1, "b": 2}, call_id="x").value == 3
+    assert kit.execute("get_weather", {"city": "Rome", "unit": "c"}).success
+    failed = kit.execute("add", {"a": 1})
     assert failed.error == "input validation failed: 'b' is a required property"
 
 
-async def test_execute_sync_inside_a_running_loop_refuses_async_tools() -> None:
+async def test_execute_inside_a_running_loop_refuses_async_tools() -> None:
     kit = Toolkit([add, weather])
-    with pytest.raises(RuntimeError, match=r"use `await toolkit.execute\(...\)`"):
-        kit.execute_sync("add", {"a": 1, "b": 2})
-    assert kit.execute_sync("get_weather", {"city": "Rome", "unit": "c"}).success
+    with pytest.raises(RuntimeError, match=r"use `await toolkit.aexecute\(...\)`"):
+        kit.execute("add", {"a": 1, "b": 2})
+    assert kit.execute("get_weather", {"city": "Rome", "unit": "c"}).success
 
 
-async def test_execute_sync_inside_a_loop_refuses_a_sync_tool_returning_an_awaitable() -> None:
+async def test_execute_inside_a_loop_refuses_a_sync_tool_returning_an_awaitable() -> None:
     with pytest.raises(RuntimeError, match="is async and an event loop is running"):
-        Toolkit([Lazy()]).execute_sync("lazy", 1)
+        Toolkit([Lazy()]).execute("lazy", 1)
 
 
 async def test_an_async_callable_object_as_execute_is_treated_as_async() -> None:
@@ -368,35 +376,35 @@ async def test_an_async_callable_object_as_execute_is_treated_as_async() -> None
         execute = Handler()
 
     kit = Toolkit([Obj()])
-    assert (await kit.execute("obj", timeout=5)).value == "async"
+    assert (await kit.aexecute("obj", timeout=5)).value == "async"
     with pytest.raises(RuntimeError):
-        kit.execute_sync("obj")
+        kit.execute("obj")
 
 
 # -- provider formats ----------------------------------------------------------------------
 
 
-def test_provider_conversions_cover_every_tool_in_order() -> None:
-    from standard_tool import providers
-
+def test_converters_given_a_toolkit_or_an_iterable_declare_every_tool_in_order() -> None:
     kit = Toolkit([weather, add])
-    assert kit.to_openai_chat() == [providers.to_openai_chat(t) for t in (weather, add)]
-    assert kit.to_openai_chat(strict=False) == [
-        providers.to_openai_chat(t, strict=False) for t in (weather, add)
+    for tools in (kit, [weather, add], (t for t in (weather, add))):
+        assert to_openai_chat(tools) == [to_openai_chat(t) for t in (weather, add)]
+    assert to_openai_chat(kit, strict=False) == [
+        to_openai_chat(t, strict=False) for t in (weather, add)
     ]
-    assert kit.to_openai_responses(strict=False) == [
-        providers.to_openai_responses(t, strict=False) for t in (weather, add)
+    assert to_openai_responses(kit, strict=False) == [
+        to_openai_responses(t, strict=False) for t in (weather, add)
     ]
-    assert kit.to_gemini() == [providers.to_gemini(t) for t in (weather, add)]
-    assert kit.to_mcp() == [providers.to_mcp(t) for t in (weather, add)]
-    assert [t["name"] for t in kit.to_anthropic()] == ["get_weather", "add"]
+    assert to_gemini(kit) == [to_gemini(t) for t in (weather, add)]
+    assert to_mcp(kit) == [to_mcp(t) for t in (weather, add)]
+    assert [t["name"] for t in to_anthropic(kit)] == ["get_weather", "add"]
+    assert isinstance(to_openai_chat(weather), dict)
 
 
 def test_to_anthropic_puts_the_cache_breakpoint_on_the_last_tool_only() -> None:
-    tools = Toolkit([weather, add]).to_anthropic(cache_control={"type": "ephemeral"})
+    tools = to_anthropic(Toolkit([weather, add]), cache_control={"type": "ephemeral"})
     assert "cache_control" not in tools[0]
     assert tools[1]["cache_control"] == {"type": "ephemeral"}
-    assert Toolkit().to_anthropic(cache_control={"type": "ephemeral"}) == []
+    assert to_anthropic(Toolkit(), cache_control={"type": "ephemeral"}) == []
 
 
 def test_is_async_tells_which_tools_are_coroutine_functions() -> None:

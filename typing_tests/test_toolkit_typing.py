@@ -18,6 +18,7 @@ from standard_tool.providers import (
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
+    to_openai_chat,
 )
 
 
@@ -43,12 +44,13 @@ kit = Toolkit([add, Plain()])
 assert_type(kit.list(), list[StandardToolV0Definition[Any, Any, Any, Any]])
 assert_type(kit.get("add"), StandardToolV0Definition[Any, Any, Any, Any])
 assert_type(kit.names, tuple[str, ...])
-assert_type(kit.execute_sync("add", 1), ToolResult)
-assert_type(kit.to_openai_chat(strict="auto"), list[dict[str, Any]])
-kit.to_openai_chat(strict="yes")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-kit.execute_sync("add", 1, None, 5.0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+assert_type(kit.execute("add", 1), ToolResult)
+assert_type(to_openai_chat(kit, strict="auto"), list[dict[str, Any]])
+assert_type(to_openai_chat(add, strict="auto"), dict[str, Any])
+to_openai_chat(kit, strict="yes")  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType, reportCallIssue]
+kit.execute("add", 1, None, 5.0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
 
-result = kit.execute_sync("add", 1)
+result = kit.execute("add", 1)
 assert_type(result.success, bool)
 assert_type(result.error, str | None)
 assert_type(result.call_id, str | None)
@@ -57,7 +59,7 @@ result.value = 2  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessI
 
 
 async def runners(response: Any) -> None:
-    assert_type(await kit.execute("add", 1, timeout=1.0, call_id="c"), ToolResult)
+    assert_type(await kit.aexecute("add", 1, timeout=1.0, call_id="c"), ToolResult)
     chat = await run_openai_chat_tool_calls(response, kit, strict=False)
     assert_type(chat, list[OpenAIChatToolMessage])
     assert_type(chat[0]["content"], str)

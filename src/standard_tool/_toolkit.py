@@ -1,9 +1,12 @@
 """A named collection of tools that runs them by name and never raises for a bad call.
 
+Layer: toolkit (imports the core and the shared helpers; never the providers, never
+the package root).
+
 ``Toolkit`` holds conforming tools (built ones or plain objects), looks them
 up by name, runs them with an optional timeout and turns every failure a model can
 cause (unknown name, invalid input, handler error, timeout) into a failed
-``ToolResult``. It also converts all its tools to a provider's format at once.
+``ToolResult``. Every provider converter accepts a toolkit in place of one tool.
 """
 
 from __future__ import annotations
@@ -15,15 +18,25 @@ import contextvars
 import inspect
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from typing_extensions import Literal
+from standard_tool._core import (
+    StandardToolError,
+    StandardToolV0Definition,
+    StandardToolValidationError,
+)
+from standard_tool._shared import is_async_callable, truncate_text
 
-from standard_tool._core import StandardToolV0Definition, StandardToolValidationError
-
-__all__ = ["ToolResult", "Toolkit"]
+__all__ = [
+    "DuplicateToolNameError",
+    "NotAToolError",
+    "ToolResult",
+    "Toolkit",
+    "ToolkitLoopError",
+    "UnknownToolError",
+]
 
 #: Longest error text a ``ToolResult`` carries; longer text is cut with a marker.
 MAX_ERROR_CHARS = 2000
@@ -59,15 +72,32 @@ class ToolResult:
     exception: BaseException | None = field(default=None, repr=False, compare=False)
 
 
+class NotAToolError(StandardToolError, TypeError):
+    """An item given to ``Toolkit`` lacks a tool's attributes (every item is listed)."""
+
+
+class DuplicateToolNameError(StandardToolError, ValueError):
+    """Two tools given to ``Toolkit`` (or a converter) have the same name."""
+
+
+class UnknownToolError(StandardToolError, KeyError):
+    """``Toolkit.get`` was asked for a name the toolkit does not have."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class ToolkitLoopError(StandardToolError, RuntimeError):
+    """``Toolkit.execute`` was asked to run an async tool inside a running event loop."""
+
+
 class _ToolTimeout(Exception):
     """Internal: a call took longer than its timeout."""
 
 
 def bound_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
-    """Cut ``text`` to about ``limit`` characters, saying how much was dropped."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... [truncated {len(text) - limit} characters]"
+    """Cut ``text`` to at most ``limit`` characters (``_shared.truncate_text``)."""
+    return truncate_text(text, limit)
 
 
 def error_text(exc: BaseException) -> str:
@@ -84,13 +114,6 @@ def error_text(exc: BaseException) -> str:
 
 def _shown_name(name: object) -> str:
     return repr(bound_text(str(name), _MAX_NAME_SHOWN))
-
-
-def _is_coroutine_callable(fn: object) -> bool:
-    if inspect.iscoroutinefunction(fn):
-        return True
-    call = getattr(fn, "__call__", None)  # noqa: B004 -- an async __call__ on an instance
-    return call is not None and not inspect.isroutine(fn) and inspect.iscoroutinefunction(call)
 
 
 def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
@@ -149,18 +172,18 @@ class Toolkit:
     or plain objects, sync or async. Names must be unique. A toolkit is immutable
     and safe to share between tasks and threads.
 
-    ``execute`` never raises for a bad call: an unknown name, invalid input, an
-    exception in the handler and a timeout all give a failed ``ToolResult``
-    whose ``error`` is short enough to send back to a model. ``CancelledError``,
-    ``KeyboardInterrupt`` and ``SystemExit`` propagate.
+    ``execute`` (and its async twin ``aexecute``) never raises for a bad call: an
+    unknown name, invalid input, an exception in the handler and a timeout all give
+    a failed ``ToolResult`` whose ``error`` is short enough to send back to a
+    model. ``CancelledError``, ``KeyboardInterrupt`` and ``SystemExit`` propagate.
 
     Examples:
         >>> from standard_tool import standard_tool
         >>> add = standard_tool(name="add", description="Add.", execute=lambda p: p[0] + p[1])
         >>> kit = Toolkit([add])
-        >>> kit.execute_sync("add", (2, 3)).value
+        >>> kit.execute("add", (2, 3)).value
         5
-        >>> kit.execute_sync("mul", (2, 3)).error
+        >>> kit.execute("mul", (2, 3)).error
         "unknown tool 'mul'; available tools: add"
 
     Args:
@@ -168,11 +191,12 @@ class Toolkit:
             return them.
 
     Raises:
-        TypeError: an item is not a tool (every problem is listed at once).
-        ValueError: two tools have the same name.
+        NotAToolError: an item is not a tool (every problem is listed at once);
+            a ``TypeError``.
+        DuplicateToolNameError: two tools have the same name; a ``ValueError``.
     """
 
-    __slots__ = ("_async", "_tools")
+    __slots__ = ("__weakref__", "_async", "_tools")
 
     _tools: dict[str, AnyTool]
     _async: frozenset[str]
@@ -204,19 +228,19 @@ class Toolkit:
             else:
                 by_name[name] = tool
         if problems:
-            raise TypeError("Toolkit: " + "; ".join(problems))
+            raise NotAToolError("Toolkit: " + "; ".join(problems))
         if duplicates:
             listed = ", ".join(
                 f"{_shown_name(n)} ({count} times)" for n, count in duplicates.items()
             )
-            raise ValueError(
+            raise DuplicateToolNameError(
                 f"Toolkit: duplicate tool names: {listed}; each tool needs a unique name"
             )
         object.__setattr__(self, "_tools", by_name)
         object.__setattr__(
             self,
             "_async",
-            frozenset(n for n, t in by_name.items() if _is_coroutine_callable(t.execute)),
+            frozenset(n for n, t in by_name.items() if is_async_callable(t.execute)),
         )
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -243,12 +267,13 @@ class Toolkit:
         """Return the tool called ``name``.
 
         Raises:
-            KeyError: no tool has that name; the message lists the names there are.
+            UnknownToolError: no tool has that name (a ``KeyError``); the message
+                lists the names there are.
         """
         try:
             return self._tools[name]
         except KeyError:
-            raise KeyError(self._unknown(name)) from None
+            raise UnknownToolError(self._unknown(name)) from None
 
     def list(self) -> builtins.list[AnyTool]:
         """Return the tools, in order (a new list)."""
@@ -270,7 +295,7 @@ class Toolkit:
 
     # -- running ----------------------------------------------------------------------
 
-    async def execute(
+    async def aexecute(
         self,
         name: str,
         input: Any = None,
@@ -279,7 +304,7 @@ class Toolkit:
         timeout: float | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
-        """Run the tool called ``name`` and return its ``ToolResult``.
+        """Run the tool called ``name`` from async code; the async twin of ``execute``.
 
         An async tool is awaited in this task. A sync tool runs inline (blocking the
         event loop while it runs) when ``timeout`` is ``None``; with a timeout it
@@ -320,7 +345,7 @@ class Toolkit:
             return self._failed(name, call_id, start, error_text(exc), exc)
         return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
 
-    def execute_sync(
+    def execute(
         self,
         name: str,
         input: Any = None,
@@ -329,15 +354,28 @@ class Toolkit:
         timeout: float | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
-        """Run the tool called ``name`` from synchronous code; see ``execute``.
+        """Run the tool called ``name`` and return its ``ToolResult``.
 
         A sync tool runs in this thread, or in a worker thread when ``timeout`` is
-        given. An async tool runs in a new event loop; inside a running event loop
-        that is impossible without blocking it, so this raises ``RuntimeError``:
-        use ``await toolkit.execute(...)`` there.
+        given (a thread cannot be stopped: a sync tool that overruns keeps running in
+        the background and its result is discarded). An async tool runs in a new
+        event loop; inside a running event loop that is impossible without blocking
+        it, so this raises ``ToolkitLoopError``: use ``await toolkit.aexecute(...)``
+        there.
+
+        Args:
+            name: the tool to run.
+            input: passed to the tool's ``execute`` (validated by the tool).
+            meta: passed through verbatim.
+            timeout: seconds before the call fails with "timed out after ... s".
+            call_id: copied to the result, to pair it with the provider's call.
+
+        Returns:
+            A ``ToolResult``; failures are results, not exceptions.
 
         Raises:
-            RuntimeError: the tool is async and an event loop is running in this thread.
+            ToolkitLoopError: the tool is async and an event loop is running in this
+                thread (a ``RuntimeError``).
         """
         start = time.perf_counter()
         tool = self._tools.get(name)
@@ -345,7 +383,7 @@ class Toolkit:
             return ToolResult(name, call_id, False, error=self._unknown(name))
         if name in self._async:
             self._refuse_in_loop(name)
-            return asyncio.run(self.execute(name, input, meta, timeout=timeout, call_id=call_id))
+            return asyncio.run(self.aexecute(name, input, meta, timeout=timeout, call_id=call_id))
         try:
             if timeout is None:
                 value = tool.execute(input, meta)
@@ -362,7 +400,7 @@ class Toolkit:
             # A sync ``execute`` that returned an awaitable: finish it in a new loop.
             try:
                 self._refuse_in_loop(name)
-            except RuntimeError:
+            except ToolkitLoopError:
                 if inspect.iscoroutine(value):
                     value.close()
                 raise
@@ -392,9 +430,9 @@ class Toolkit:
             asyncio.get_running_loop()
         except RuntimeError:
             return
-        raise RuntimeError(
-            f"Toolkit.execute_sync: tool {_shown_name(name)} is async and an event loop is "
-            "running in this thread; use `await toolkit.execute(...)` instead"
+        raise ToolkitLoopError(
+            f"Toolkit.execute: tool {_shown_name(name)} is async and an event loop is "
+            "running in this thread; use `await toolkit.aexecute(...)` instead"
         )
 
     @staticmethod
@@ -409,70 +447,6 @@ class Toolkit:
             duration=time.perf_counter() - start,
             exception=exc,
         )
-
-    # -- provider formats (standard_tool.providers, imported when used) -------------------
-
-    def to_openai_chat(
-        self, *, strict: bool | Literal["auto"] = "auto"
-    ) -> builtins.list[dict[str, Any]]:
-        """Declare every tool for the OpenAI Chat Completions API, in order.
-
-        Pass the same ``strict`` to ``run_openai_chat_tool_calls``.
-        See ``standard_tool.providers.to_openai_chat``.
-        """
-        from standard_tool.providers import to_openai_chat
-
-        return [to_openai_chat(t, strict=strict) for t in self._tools.values()]
-
-    def to_openai_responses(
-        self, *, strict: bool | Literal["auto"] = "auto"
-    ) -> builtins.list[dict[str, Any]]:
-        """Declare every tool for the OpenAI Responses API, in order.
-
-        Pass the same ``strict`` to
-        ``run_openai_responses_tool_calls``.
-        See ``standard_tool.providers.to_openai_responses``.
-        """
-        from standard_tool.providers import to_openai_responses
-
-        return [to_openai_responses(t, strict=strict) for t in self._tools.values()]
-
-    def to_anthropic(
-        self, *, cache_control: Mapping[str, Any] | None = None
-    ) -> builtins.list[dict[str, Any]]:
-        """Declare every tool for the Anthropic Messages API, in order.
-
-        Args:
-            cache_control: a prompt-caching breakpoint (e.g. ``{"type":
-                "ephemeral"}``), set on the last tool so the whole list is cached.
-
-        See ``standard_tool.providers.to_anthropic``.
-        """
-        from standard_tool.providers import to_anthropic
-
-        tools = builtins.list(self._tools.values())
-        return [
-            to_anthropic(t, cache_control=cache_control if i == len(tools) - 1 else None)
-            for i, t in enumerate(tools)
-        ]
-
-    def to_gemini(self) -> builtins.list[dict[str, Any]]:
-        """Declare every tool as a Gemini function declaration, in order.
-
-        See ``standard_tool.providers.to_gemini``.
-        """
-        from standard_tool.providers import to_gemini
-
-        return [to_gemini(t) for t in self._tools.values()]
-
-    def to_mcp(self) -> builtins.list[dict[str, Any]]:
-        """Declare every tool as an MCP ``Tool`` definition, in order.
-
-        See ``standard_tool.providers.to_mcp``.
-        """
-        from standard_tool.providers import to_mcp
-
-        return [to_mcp(t) for t in self._tools.values()]
 
 
 def _given(timeout: float | None) -> float:

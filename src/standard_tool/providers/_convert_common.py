@@ -1,15 +1,20 @@
-"""Shared pieces of the provider converters: the error, argument plans, helpers."""
+"""Shared pieces of the provider converters: the error, argument plans, helpers.
+
+Layer: providers (imports the core and the shared helpers; never the package root).
+"""
 
 from __future__ import annotations
 
 import json
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, cast
 
 from typing_extensions import TypeGuard, TypeVar
+
+from standard_tool._core import StandardToolError
+from standard_tool._shared import MISSING, pointer_text, resolve_pointer, truncate_text
 
 _T = TypeVar("_T")
 
@@ -20,7 +25,11 @@ PREFIX = "standard_tool.providers: "
 VALUE_TEXT_LIMIT = 200
 
 
-class ProviderSchemaError(ValueError):
+class ProviderOptionError(StandardToolError, ValueError):
+    """A provider function was given an option value it does not accept (e.g. ``strict``)."""
+
+
+class ProviderSchemaError(StandardToolError, ValueError):
     """A tool cannot be converted for a provider.
 
     The message starts with ``"standard_tool.providers: "``, names the tool and
@@ -41,44 +50,26 @@ def is_array(value: object) -> TypeGuard[list[Any]]:
     return isinstance(value, list)
 
 
-def bounded(text: str, limit: int) -> str:
-    """Cut ``text`` to ``limit`` characters with a visible marker."""
-    if len(text) <= limit:
-        return text
-    marker = f"... [truncated, {len(text)} chars]"
-    return text[: max(limit - len(marker), 0)] + marker
-
-
 def value_text(value: object, limit: int = VALUE_TEXT_LIMIT) -> str:
     """Render of ``value`` for messages and descriptions."""
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=False, default=repr)
     except (TypeError, ValueError):  # circular structures
         text = repr(value)
-    return bounded(text, limit)
+    return truncate_text(text, limit)
 
 
 def path_text(path: tuple[str | int, ...]) -> str:
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    """Return the JSON Pointer of ``path`` (``/`` for the root), as problems show it."""
+    return pointer_text(path) or "/"
 
 
 def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:
-    """Resolve a local ``$ref`` (``#/...``); ``None`` when it points nowhere."""
+    """Resolve a local ``$ref`` (``#/...``, ``_shared.resolve_pointer``); ``None`` when nowhere."""
     if not ref.startswith("#"):
         return None
-    node: Any = root
-    fragment = ref[1:]
-    if not fragment:
-        return node
-    for raw in fragment.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if is_object(node) and part in node:
-            node = node[part]
-        elif is_array(node) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
+    node = resolve_pointer(root, ref)
+    return None if node is MISSING else node
 
 
 def accepts_null(schema: Any, root: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
@@ -249,45 +240,31 @@ class AnyOfPlan(Plan):
 
 
 # --------------------------------------------------------------------------------------
-# A per-tool cache that never keeps a tool alive and never confuses two tools
+# A per-tool cache that never keeps a tool alive
 # --------------------------------------------------------------------------------------
-
-_CACHE_SIZE = 1024
 
 
 class ToolCache(Generic[_T]):
-    """Caches one value per tool object.
+    """Caches one value per tool object, keyed weakly: it never keeps a tool alive.
 
-    Tools that accept weak references are keyed weakly. Others (slotted classes)
-    are kept in a bounded LRU keyed by identity that holds the tool itself, so
-    an identity is never reused while its entry exists.
+    An entry goes when its tool is garbage-collected, so there is no size limit to
+    fall off. A tool that cannot be weakly referenced (a slotted class without
+    ``__weakref__``) or hashed is not cached: its value is built on every call.
     """
+
+    __slots__ = ("_lock", "_weak")
 
     def __init__(self) -> None:
         self._weak: weakref.WeakKeyDictionary[Any, _T] = weakref.WeakKeyDictionary()
-        self._strong: OrderedDict[int, tuple[object, _T]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, tool: object, build: Callable[[], _T]) -> _T:
         try:
-            with self._lock:
-                return self._weak[tool]
+            return self._weak[tool]
         except KeyError:
-            value = build()
-            with self._lock:
-                self._weak[tool] = value
-            return value
-        except TypeError:  # not weak-referenceable or not hashable
             pass
-        key = id(tool)
-        with self._lock:
-            entry = self._strong.get(key)
-            if entry is not None and entry[0] is tool:
-                self._strong.move_to_end(key)
-                return entry[1]
+        except TypeError:  # not weak-referenceable or not hashable
+            return build()
         value = build()
         with self._lock:
-            self._strong[key] = (tool, value)
-            while len(self._strong) > _CACHE_SIZE:
-                self._strong.popitem(last=False)
-        return value
+            return self._weak.setdefault(tool, value)

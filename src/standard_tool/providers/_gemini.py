@@ -1,24 +1,70 @@
-"""Gemini function parameters: the OpenAPI 3.0 subset Gemini accepts, and the decoder."""
+"""Gemini: schema rules, parameters in its OpenAPI subset, decoder, checker, declaration.
+
+Layer: providers (imports the core, the shared helpers, dialects, the neutral walk and
+the declaration helpers; never the package root).
+"""
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from typing_extensions import overload
+
 from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
-from standard_tool.providers._check import check_gemini
+from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
     ProviderSchemaError,
     ToolCache,
-    bounded,
+    is_array,
+    is_object,
+    value_text,
 )
-from standard_tool.providers._convert_walk import Walker
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    each,
+)
+from standard_tool.providers._walk import SchemaRules, Walker
 
-__all__ = ["GeminiParameters", "gemini_parameters"]
+__all__ = ["GEMINI_RULES", "GeminiParameters", "check_gemini", "gemini_parameters"]
+
+
+#: Formats Gemini accepts, by type.
+GEMINI_FORMATS: dict[str, frozenset[str]] = {
+    "string": frozenset({"enum", "date-time"}),
+    "number": frozenset({"float", "double"}),
+    "integer": frozenset({"int32", "int64"}),
+}
+
+#: Gemini's OpenAPI 3.0 subset: no ``$ref`` (inlined before the walk), ``nullable``,
+#: enums on strings only, no exclusive bounds, ``propertyOrdering`` on objects.
+GEMINI_RULES = SchemaRules(
+    provider="Gemini",
+    keeps={
+        "string": frozenset({"pattern", "format", "minLength", "maxLength"}),
+        "number": frozenset({"minimum", "maximum", "format"}),
+        "array": frozenset({"minItems", "maxItems"}),
+        "object": frozenset({"minProperties", "maxProperties"}),
+    },
+    formats=GEMINI_FORMATS,
+    refs=False,
+    nullable_keyword=True,
+    null_alone=False,
+    mixed_enums=False,
+    string_enums_only=True,
+    exclusive_bounds_inclusive=True,
+    all_required=False,
+    closed_objects=False,
+    property_ordering=True,
+)
 
 _MAX_REASONS = 8
 
@@ -100,9 +146,9 @@ class GeminiParameters:
                 else ""
             )
             raise ProviderSchemaError(
-                bounded(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
+                truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
-        walker = Walker(root, "gemini")
+        walker = Walker(root, GEMINI_RULES)
         out, plan = walker.run()
         problems = list(walker.problems)
         if not problems:
@@ -112,7 +158,7 @@ class GeminiParameters:
             if len(problems) > _MAX_REASONS:
                 shown.append(f"and {len(problems) - _MAX_REASONS} more")
             raise ProviderSchemaError(
-                bounded(
+                truncate_text(
                     f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000
                 )
             )
@@ -121,16 +167,16 @@ class GeminiParameters:
         return cls(schema=out, plan=plan)
 
 
-_CACHE: ToolCache[GeminiParameters | ProviderSchemaError] = ToolCache()
+# A failure is cached as its message: an exception would hold a traceback whose
+# frames hold the tool, and the weak cache would then keep the tool alive.
+_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 
-def _build(
-    tool: StandardToolV0Definition[Any, Any, Any, Any],
-) -> GeminiParameters | ProviderSchemaError:
+def _build(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
     try:
         return GeminiParameters.from_json_schema(input_json_schema(tool), name=tool.name)
     except ProviderSchemaError as err:
-        return err
+        return str(err)
 
 
 def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters:
@@ -142,6 +188,167 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
         ProviderSchemaError: the input schema cannot be expressed for Gemini.
     """
     result = _CACHE.get(tool, lambda: _build(tool))
-    if isinstance(result, ProviderSchemaError):
-        raise ProviderSchemaError(str(result))
+    if isinstance(result, str):
+        raise ProviderSchemaError(result)
     return result
+
+
+_GEMINI_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "properties",
+        "required",
+        "propertyOrdering",
+        "items",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minProperties",
+        "maxProperties",
+        "anyOf",
+        "example",
+        "default",
+    }
+)
+_GEMINI_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+# --------------------------------------------------------------------------------------
+# Gemini
+# --------------------------------------------------------------------------------------
+
+
+def check_gemini(schema: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what Gemini would reject in a function declaration's ``parameters``.
+
+    Checks: an object root whose parameter names start with a letter or ``_``
+    and use only letters, digits and ``_`` (at most 64); only the keywords of
+    Gemini's OpenAPI subset (no ``$ref``, ``$defs``, ``additionalProperties``,
+    ``const``, ``allOf``, ``oneOf``...); one type per node (no type lists);
+    string-only ``enum``; the formats Gemini knows for each type; no empty
+    ``properties``; ``required`` naming declared properties.
+
+    Returns:
+        The problems found, empty when the schema is acceptable (at most 200).
+    """
+    problems = Problems()
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    if str(schema.get("type", "")).lower() != "object":
+        problems.add((), 'parameters must have "type": "object"')
+    props = schema.get("properties")
+    if is_object(props):
+        for name in props:
+            if not _GEMINI_PARAMETER.fullmatch(name):
+                problems.add(
+                    ("properties", name),
+                    "a parameter name must start with a letter or '_' and use only letters, "
+                    "digits and '_' (at most 64)",
+                )
+    _gemini_node(schema, (), problems)
+    return problems.items
+
+
+def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
+    if not is_object(node):
+        problems.add(path, "must be a schema object")
+        return
+    for key in node:
+        if key not in _GEMINI_KEYWORDS:
+            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
+    kind = node.get("type")
+    if kind is None and "anyOf" not in node:
+        problems.add(path, "has no type")
+    if kind is not None:
+        if not isinstance(kind, str) or kind.lower() not in TYPES - {"null"}:
+            problems.add(path, f"type must be one type name, not {value_text(kind)}")
+            kind = None
+        else:
+            kind = kind.lower()
+    nullable = node.get("nullable")
+    if nullable is not None and not isinstance(nullable, bool):
+        problems.add(path, "nullable must be a boolean")
+    enum = node.get("enum")
+    if enum is not None and (not is_array(enum) or not all(isinstance(v, str) for v in enum)):
+        problems.add(path, "enum values must be strings")
+    fmt = node.get("format")
+    if fmt is not None and (kind is None or fmt not in GEMINI_FORMATS.get(kind, frozenset())):
+        problems.add(path, f"format {value_text(fmt)} is not supported for type {kind}")
+    props = node.get("properties")
+    if props is not None:
+        if not is_object(props) or not props:
+            problems.add(path, "properties must be a non-empty object")
+        else:
+            for name, sub in props.items():
+                _gemini_node(sub, (*path, "properties", name), problems)
+            required = node.get("required", [])
+            if not is_array(required) or any(r not in props for r in required):
+                problems.add(path, "required must name declared properties")
+            ordering = node.get("propertyOrdering")
+            if ordering is not None and (not is_array(ordering) or set(ordering) != set(props)):
+                problems.add(path, "propertyOrdering must list the declared properties")
+    if "items" in node:
+        _gemini_node(node["items"], (*path, "items"), problems)
+    elif kind == "array":
+        problems.add(path, "an array must have items")
+    branches = node.get("anyOf")
+    if branches is not None:
+        if not is_array(branches) or not branches:
+            problems.add(path, "anyOf must be a non-empty list")
+        else:
+            for index, branch in enumerate(branches):
+                _gemini_node(branch, (*path, "anyOf", index), problems)
+
+
+# --------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------
+
+_GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+
+
+@overload
+def to_gemini(tool: AnyTool) -> dict[str, Any]: ...
+@overload
+def to_gemini(tool: ManyTools) -> list[dict[str, Any]]: ...
+def to_gemini(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) as a Gemini function declaration.
+
+    Returns:
+        ``{"name", "description", "parameters"}`` with ``parameters`` in
+        Gemini's OpenAPI subset (see ``GeminiParameters``), omitted for a
+        tool without parameters. It validates with
+        ``google.genai.types.FunctionDeclaration.model_validate``. Decode the
+        model's ``function_call.args`` with ``gemini_parameters(tool).decode``.
+
+    Raises:
+        ProviderSchemaError: a bad name, a recursive input schema (named in the
+            message) or parts Gemini cannot express.
+    """
+    return each(tool, _gemini)
+
+
+def _gemini(tool: AnyTool) -> dict[str, Any]:
+    name = check_name(
+        tool,
+        _GEMINI_NAME,
+        "Gemini",
+        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
+    )
+    parameters = gemini_parameters(tool).schema
+    out: dict[str, Any] = {"name": name}
+    if tool.description:
+        out["description"] = tool.description
+    if parameters is not None:
+        out["parameters"] = parameters
+    return out

@@ -1,6 +1,11 @@
-"""One walk over a draft 2020-12 schema that rewrites it for OpenAI strict or Gemini.
+"""One neutral walk over a draft 2020-12 schema, driven by a provider's ``SchemaRules``.
 
-Both targets share the same problems: they close the set of keywords, cannot say
+Layer: providers (imports the shared helpers and ``_convert_common``; never the package
+root). It knows no provider by name: each provider module (``_strict`` for OpenAI
+strict mode, ``_gemini``) holds its own ``SchemaRules`` value, and the walk reads only
+its capability fields.
+
+The providers share the same problems: they close the set of keywords, cannot say
 "an object with any keys" and need every value typed. The walk rewrites what it
 can (``dict[str, T]`` becomes a list of ``{"key", "value"}`` entries, unions of
 types become ``anyOf``, unsupported constraints move into descriptions), records
@@ -10,8 +15,11 @@ arguments back, and lists what it cannot represent.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
+from standard_tool._shared import truncate_text
 from standard_tool.providers._convert_common import (
     AnyOfPlan,
     ArrayPlan,
@@ -20,7 +28,6 @@ from standard_tool.providers._convert_common import (
     Plan,
     RefPlan,
     accepts_null,
-    bounded,
     is_array,
     is_object,
     object_root,
@@ -29,45 +36,54 @@ from standard_tool.providers._convert_common import (
     value_text,
 )
 
-Target = Literal["openai", "gemini"]
 Path = tuple[str | int, ...]
 
-#: OpenAI strict mode: documented limits.
-OPENAI_MAX_PROPERTIES = 5000
-OPENAI_MAX_DEPTH = 10
-OPENAI_MAX_ENUM_VALUES = 1000
-#: String formats OpenAI strict mode understands.
-OPENAI_FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
-#: Formats Gemini accepts, by type.
-GEMINI_FORMATS: dict[str, frozenset[str]] = {
-    "string": frozenset({"enum", "date-time"}),
-    "number": frozenset({"float", "double"}),
-    "integer": frozenset({"int32", "int64"}),
-}
 
-# Keywords each target keeps on a node of a given kind (beyond type/description/title).
-_KEEP: dict[Target, dict[str, frozenset[str]]] = {
-    "openai": {
-        "string": frozenset({"pattern", "format"}),
-        "number": frozenset(
-            {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-        ),
-        "array": frozenset({"minItems", "maxItems"}),
-        "object": frozenset(),
-        "boolean": frozenset(),
-        "null": frozenset(),
-    },
-    "gemini": {
-        "string": frozenset({"pattern", "format", "minLength", "maxLength"}),
-        "number": frozenset({"minimum", "maximum", "format"}),
-        "array": frozenset({"minItems", "maxItems"}),
-        "object": frozenset({"minProperties", "maxProperties"}),
-        "boolean": frozenset(),
-        "null": frozenset(),
-    },
-}
+@dataclass(frozen=True, slots=True)
+class SchemaRules:
+    """What one provider's schema dialect can express: the walk reads only these fields.
+
+    Attributes:
+        provider: the provider's name, as messages show it ("OpenAI").
+        keeps: per kind (``string``, ``number``, ``array``, ``object``...), the
+            constraint keywords the provider keeps; any other constraint moves into
+            the description.
+        formats: per kind, the ``format`` values the provider accepts.
+        refs: ``$defs`` and ``$ref`` are kept (and a ``$ref`` with siblings is merged
+            with its target); otherwise every ``$ref`` must have been inlined before.
+        nullable_keyword: null is said with ``"nullable": true`` (OpenAPI) rather than
+            ``"null"`` in ``type`` or an ``anyOf`` branch.
+        null_alone: a schema that accepts only ``null`` can be expressed.
+        mixed_enums: an ``enum`` may mix kinds of values (``type`` becomes a list).
+        string_enums_only: ``enum`` is kept on strings only (notes elsewhere).
+        exclusive_bounds_inclusive: ``exclusiveMinimum``/``exclusiveMaximum`` become
+            ``minimum``/``maximum`` with a note, as the provider lacks them.
+        all_required: every property is required; an optional one becomes nullable
+            and a ``null`` from the model is dropped when decoding.
+        closed_objects: every object says ``additionalProperties: false``.
+        property_ordering: objects carry ``propertyOrdering``.
+        max_properties: the most properties in one schema, or ``None``.
+        max_depth: the deepest object nesting, or ``None``.
+        max_enum_values: the most enum values in one schema, or ``None``.
+    """
+
+    provider: str
+    keeps: Mapping[str, frozenset[str]]
+    formats: Mapping[str, frozenset[str]]
+    refs: bool
+    nullable_keyword: bool
+    null_alone: bool
+    mixed_enums: bool
+    string_enums_only: bool
+    exclusive_bounds_inclusive: bool
+    all_required: bool
+    closed_objects: bool
+    property_ordering: bool
+    max_properties: int | None = None
+    max_depth: int | None = None
+    max_enum_values: int | None = None
+
+
 # Keywords dropped silently: identifiers and annotations no model needs.
 _DROP = frozenset(
     {
@@ -130,11 +146,11 @@ def _family(kind: str) -> str:
 
 
 class Walker:
-    """Rewrites one root schema for ``target``; see the module docstring."""
+    """Rewrites one root schema under ``rules``; see the module docstring."""
 
-    def __init__(self, root: dict[str, Any], target: Target) -> None:
+    def __init__(self, root: dict[str, Any], rules: SchemaRules) -> None:
         self.root = root
-        self.target = target
+        self.rules = rules
         self.problems: list[str] = []
         self.def_plans: dict[str, Plan | None] = {}
         self.defs_out: dict[str, dict[str, Any]] = {}
@@ -149,7 +165,7 @@ class Walker:
         if root is None:
             self._problem((), "the input schema must describe a JSON object at its root")
             return {"type": "object", "properties": {}}, None
-        if self.target == "openai":
+        if self.rules.refs:
             for group in ("$defs", "definitions"):
                 defs = self.root.get(group)
                 if is_object(defs):
@@ -162,20 +178,22 @@ class Walker:
         self.def_plans["#"] = plan
         if self.defs_out:
             out["$defs"] = self.defs_out
-        if self.target == "openai":
-            if self.properties > OPENAI_MAX_PROPERTIES:
-                self._problem(
-                    (), f"has {self.properties} properties; OpenAI allows {OPENAI_MAX_PROPERTIES}"
-                )
-            if self.enum_values > OPENAI_MAX_ENUM_VALUES:
-                self._problem(
-                    (),
-                    f"has {self.enum_values} enum values; OpenAI allows {OPENAI_MAX_ENUM_VALUES}",
-                )
+        rules = self.rules
+        if rules.max_properties is not None and self.properties > rules.max_properties:
+            self._problem(
+                (),
+                f"has {self.properties} properties; {rules.provider} allows {rules.max_properties}",
+            )
+        if rules.max_enum_values is not None and self.enum_values > rules.max_enum_values:
+            self._problem(
+                (),
+                f"has {self.enum_values} enum values; {rules.provider} allows "
+                f"{rules.max_enum_values}",
+            )
         return out, plan
 
     def _problem(self, path: Path, reason: str) -> None:
-        self.problems.append(f"{bounded(path_text(path), 120)} {bounded(reason, 120)}")
+        self.problems.append(f"{truncate_text(path_text(path), 120)} {truncate_text(reason, 120)}")
 
     # ---------------------------------------------------------------- one node
 
@@ -226,7 +244,7 @@ class Walker:
             const = node.pop("const")
             enum = node.get("enum")
             node["enum"] = [const] if not is_array(enum) or const in enum else []
-        if "$ref" in node and self.target == "openai":
+        if "$ref" in node and self.rules.refs:
             node = self._unravel(node, path)
         kinds = node.get("type")
         if is_array(kinds):
@@ -262,7 +280,7 @@ class Walker:
     def _ref(
         self, node: dict[str, Any], ref: str, path: Path, depth: int
     ) -> tuple[dict[str, Any], Plan | None]:
-        if self.target != "openai":  # Gemini schemas arrive with every $ref inlined
+        if not self.rules.refs:  # such schemas arrive with every $ref inlined
             self._problem(path, f"has a $ref {value_text(ref)} left")
             return {}, None
         if ref != "#" and ref not in self.def_plans and not self._is_def_ref(ref):
@@ -300,7 +318,7 @@ class Walker:
             outs.append(branch_out)
             plans.append((_kinds_of(branch_out, self), _keys_of(branch_out, self), branch_plan))
         if not outs:
-            if self.target == "gemini":
+            if not self.rules.null_alone:
                 self._problem(path, "accepts only null")
             return {"type": "null"}, None
         plan: Plan | None = None
@@ -328,7 +346,7 @@ class Walker:
             kind = self._infer_kind(node)
         if kind is None and is_array(enum) and enum:
             kinds = sorted({_json_kind(v) for v in enum if v is not None})
-            if self.target == "gemini" or not kinds or {"object", "array"} & set(kinds):
+            if not self.rules.mixed_enums or not kinds or {"object", "array"} & set(kinds):
                 self._problem(path, f"has an enum mixing kinds of values ({', '.join(kinds)})")
                 return {}, None
             self.enum_values += len(enum)
@@ -356,11 +374,9 @@ class Walker:
             out, plan = self._object(node, path, depth, notes)
         elif kind == "array":
             out, plan = self._array(node, path, depth, notes)
-        elif kind == "null" and self.target == "gemini":
+        elif kind == "null" and not self.rules.null_alone:
             self._problem(path, "accepts only null")
-        keep = _KEEP["openai" if self.target == "openai" else "gemini"].get(
-            _family(kind), frozenset()
-        )
+        keep = self.rules.keeps.get(_family(kind), frozenset())
         used = {"type", "enum", "properties", "required", "additionalProperties", "items"}
         for key, value in node.items():
             if key in used or key in _DROP or key in ("description", "title", "default"):
@@ -369,10 +385,11 @@ class Walker:
                 out[key] = value
             elif key not in _STRUCTURAL or key in ("nullable",):
                 self._note(key, value, kind, notes)
-        if self.target == "gemini" and "exclusiveMinimum" in node and "minimum" not in out:
-            out["minimum"] = node["exclusiveMinimum"]
-        if self.target == "gemini" and "exclusiveMaximum" in node and "maximum" not in out:
-            out["maximum"] = node["exclusiveMaximum"]
+        if self.rules.exclusive_bounds_inclusive:
+            if "exclusiveMinimum" in node and "minimum" not in out:
+                out["minimum"] = node["exclusiveMinimum"]
+            if "exclusiveMaximum" in node and "maximum" not in out:
+                out["maximum"] = node["exclusiveMaximum"]
         if null:
             out = self._nullable(out)
         return out, plan
@@ -398,12 +415,13 @@ class Walker:
                 "exclusiveMinimum",
                 "exclusiveMaximum",
             )
-        if self.target == "openai":
-            return kind == "string" and value in OPENAI_FORMATS
-        return value in GEMINI_FORMATS.get(kind, frozenset())
+        return value in self.rules.formats.get(kind, frozenset())
 
     def _note(self, key: str, value: Any, kind: str, notes: list[str]) -> None:
-        if self.target == "gemini" and key in ("exclusiveMinimum", "exclusiveMaximum"):
+        if self.rules.exclusive_bounds_inclusive and key in (
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+        ):
             word = "greater" if key == "exclusiveMinimum" else "less"
             notes.append(f"must be {word} than {value_text(value)}")
             return
@@ -421,11 +439,11 @@ class Walker:
         if any(is_object(v) or is_array(v) for v in values):
             notes.append(f"one of: {value_text(values)}")
             return {"type": kind}, null
-        if self.target == "gemini" and kind != "string":
+        if self.rules.string_enums_only and kind != "string":
             notes.append(f"one of: {value_text(values)}")
             return {"type": kind}, null
         kinds = {_json_kind(v) for v in values}
-        if self.target == "openai" and len({_family(k) for k in kinds}) > 1:
+        if self.rules.mixed_enums and len({_family(k) for k in kinds}) > 1:
             types = sorted({"integer" if k == "integer" else k for k in kinds})
             return {"type": types, "enum": list(values)}, null
         return {"type": kind, "enum": list(values)}, null
@@ -447,8 +465,9 @@ class Walker:
         self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
     ) -> tuple[dict[str, Any], Plan | None]:
         depth += 1
-        if self.target == "openai" and depth > OPENAI_MAX_DEPTH:
-            self._problem(path, f"nests objects deeper than {OPENAI_MAX_DEPTH} levels")
+        max_depth = self.rules.max_depth
+        if max_depth is not None and depth > max_depth:
+            self._problem(path, f"nests objects deeper than {max_depth} levels")
         props = node.get("properties")
         extra = node.get("additionalProperties", True)
         patterns = node.get("patternProperties")
@@ -461,8 +480,9 @@ class Walker:
                 return {"type": "object"}, None
             any_object = extra is not False and "properties" not in node and bool(path)
             if not is_map and not any_object:
-                if self.target == "gemini":
-                    # Gemini rejects an empty ``properties``; the caller omits an empty root.
+                if not self.rules.closed_objects:
+                    # An open dialect (Gemini) rejects an empty ``properties``; the
+                    # caller omits an empty root.
                     return {"type": "object"}, None
                 return {
                     "type": "object",
@@ -483,7 +503,7 @@ class Walker:
         drop_null: set[str] = set()
         for name, sub in props.items():
             out, plan = self.node(sub, (*path, "properties", name), depth)
-            optional = self.target == "openai" and name not in required
+            optional = self.rules.all_required and name not in required
             if optional and not accepts_null(sub, self.root):
                 drop_null.add(name)
                 out = self._describe(self._nullable(out), {}, ["null means not given"])
@@ -491,13 +511,15 @@ class Walker:
                 plans[name] = plan
             out_props[name] = out
         result: dict[str, Any] = {"type": "object", "properties": out_props}
-        if self.target == "openai":
+        if self.rules.all_required:
             result["required"] = list(out_props)
-            result["additionalProperties"] = False
         else:
             req = [r for r in props if r in required]
             if req:
                 result["required"] = req
+        if self.rules.closed_objects:
+            result["additionalProperties"] = False
+        if self.rules.property_ordering:
             result["propertyOrdering"] = list(out_props)
         plan_out: Plan | None = None
         if plans or drop_null:
@@ -535,9 +557,9 @@ class Walker:
             "properties": {"key": key, "value": value_out},
             "required": ["key", "value"],
         }
-        if self.target == "openai":
+        if self.rules.closed_objects:
             entry["additionalProperties"] = False
-        else:
+        if self.rules.property_ordering:
             entry["propertyOrdering"] = ["key", "value"]
         self.properties += 2
         out: dict[str, Any] = {"type": "array", "items": entry}
@@ -552,7 +574,7 @@ class Walker:
     # ---------------------------------------------------------------- null and text
 
     def _nullable(self, out: dict[str, Any]) -> dict[str, Any]:
-        if self.target == "gemini":
+        if self.rules.nullable_keyword:
             return {**out, "nullable": True}
         if "$ref" in out or not ("type" in out or "anyOf" in out):
             return {"anyOf": [out, {"type": "null"}]}
@@ -586,7 +608,7 @@ class Walker:
         if notes:
             parts.append(f"({'; '.join(notes)})")
         title = node.get("title")
-        if "$ref" in out and self.target == "openai":
+        if "$ref" in out and self.rules.refs:
             return out  # a bare $ref must stay alone; its target carries the text
         result = dict(out)
         if isinstance(title, str) and "title" not in result:

@@ -1,0 +1,188 @@
+"""Anthropic: the Messages API tool declaration.
+
+Layer: providers (imports the core and the shared declaration helpers; never the
+package root).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from typing_extensions import Literal, TypedDict, overload
+
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    is_one_tool,
+    parameters,
+)
+from standard_tool.providers._runner import (
+    Call,
+    Tools,
+    content,
+    field,
+    items,
+    list_or_field,
+    run_calls,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+
+__all__ = [
+    "AnthropicToolResultBlock",
+    "AnthropicToolResultMessage",
+    "anthropic_tool_result",
+    "run_anthropic_tool_calls",
+    "to_anthropic",
+]
+
+_ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
+
+@overload
+def to_anthropic(
+    tool: AnyTool, *, cache_control: Mapping[str, Any] | None = None
+) -> dict[str, Any]: ...
+@overload
+def to_anthropic(
+    tool: ManyTools, *, cache_control: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]: ...
+def to_anthropic(
+    tool: AnyTool | ManyTools, *, cache_control: Mapping[str, Any] | None = None
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` for the Anthropic Messages API.
+
+    Args:
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of declarations, in order).
+        cache_control: an optional prompt-caching breakpoint, for example
+            ``{"type": "ephemeral"}``, set on the tool (on the last one of a list,
+            so the whole list is cached). Provider options belong here, never on
+            the tool.
+
+    Returns:
+        ``{"name", "description", "input_schema"}`` (plus ``cache_control``), the
+        input schema being the tool's draft 2020-12 JSON Schema.
+
+    Raises:
+        ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,128}`` or the input
+            is not an object.
+    """
+    if is_one_tool(tool):
+        return _anthropic(cast("AnyTool", tool), cache_control)
+    listed = list(cast("Iterable[AnyTool]", tool))
+    last = len(listed) - 1
+    return [_anthropic(t, cache_control if i == last else None) for i, t in enumerate(listed)]
+
+
+def _anthropic(tool: AnyTool, cache_control: Mapping[str, Any] | None) -> dict[str, Any]:
+    name = check_name(tool, _ANTHROPIC_NAME, "Anthropic", "1 to 128 of A-Z, a-z, 0-9, '_' and '-'")
+    out: dict[str, Any] = {"name": name}
+    if tool.description:
+        out["description"] = tool.description
+    out["input_schema"] = parameters(tool)
+    if cache_control is not None:
+        out["cache_control"] = dict(cache_control)
+    return out
+
+
+def anthropic_tool_result(
+    outcome: Any,
+    *,
+    tool_use_id: str | None = None,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> dict[str, Any]:
+    """Render a tool's outcome as an Anthropic ``tool_result`` content block.
+
+    Returns ``{"type": "tool_result", "tool_use_id", "content": [{"type":
+    "text", "text"}], "is_error"}``. Used as a formatter (where the id is not
+    known yet) the block has no ``tool_use_id``: set it from the model's
+    ``tool_use`` block before sending.
+    """
+    failed = isinstance(outcome, Exception)
+    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+    block: dict[str, Any] = {"type": "tool_result"}
+    if tool_use_id is not None:
+        block["tool_use_id"] = tool_use_id
+    block["content"] = [{"type": "text", "text": text}]
+    block["is_error"] = failed
+    return block
+
+
+class AnthropicToolResultBlock(TypedDict):
+    """An Anthropic ``tool_result`` content block answering one ``tool_use`` block."""
+
+    type: Literal["tool_result"]
+    tool_use_id: str
+    content: str
+    is_error: bool
+
+
+class AnthropicToolResultMessage(TypedDict):
+    """The Anthropic ``user`` message carrying every ``tool_result`` of a turn."""
+
+    role: Literal["user"]
+    content: list[AnthropicToolResultBlock]
+
+
+def _anthropic_calls(response: Any) -> list[Call]:
+    content = list_or_field(response, "content")
+    calls: list[Call] = []
+    for block in items(content):
+        if field(block, "type") == "tool_use":
+            call_id = str(field(block, "id") or "")
+            calls.append(
+                Call(call_id, str(field(block, "name") or ""), field(block, "input"), False)
+            )
+    return calls
+
+
+async def run_anthropic_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+) -> AnthropicToolResultMessage | None:
+    """Run the ``tool_use`` blocks of an Anthropic message; return the ``user`` reply.
+
+    Every ``tool_use`` block of ``response.content`` runs at once. The result is one
+    ``{"role": "user", "content": [{"type": "tool_result", "tool_use_id",
+    "content", "is_error"}, ...]}`` message with a block per call, in order;
+    append the assistant message and this one to the conversation and ask again.
+    ``None`` means the model asked for no tool.
+
+    ``content`` is written as for ``run_openai_chat_tool_calls``, and
+    ``is_error`` is true for a failed call.
+
+    Args:
+        response: a ``Message``, its dict form, or its ``content`` list.
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+
+    Returns:
+        The ``user`` message, or ``None`` when there was no ``tool_use`` block.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    calls = _anthropic_calls(response)
+    if not calls:
+        return None
+    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=None)
+    blocks: list[AnthropicToolResultBlock] = [
+        {
+            "type": "tool_result",
+            "tool_use_id": call.call_id,
+            "content": content(result),
+            "is_error": not result.success,
+        }
+        for call, result in zip(calls, results, strict=True)
+    ]
+    return {"role": "user", "content": blocks}

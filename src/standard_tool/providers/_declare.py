@@ -1,0 +1,83 @@
+"""What every provider's declaration shares: one tool or many, the name check, plain parameters.
+
+Layer: providers (imports the core, ``_convert_common`` and the toolkit; never the
+package root).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
+
+from typing_extensions import TypeAlias
+
+from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._toolkit import Toolkit
+from standard_tool.providers._convert_common import (
+    PREFIX,
+    ProviderSchemaError,
+    is_object,
+    object_root,
+    value_text,
+)
+
+__all__ = [
+    "AnyTool",
+    "ManyTools",
+    "check_name",
+    "each",
+    "is_one_tool",
+    "parameters",
+    "plain_parameters",
+]
+
+AnyTool: TypeAlias = "StandardToolV0Definition[Any, Any, Any, Any]"
+#: A ``Toolkit`` or any iterable of tools: what a converter turns into a list.
+ManyTools: TypeAlias = "Toolkit | Iterable[StandardToolV0Definition[Any, Any, Any, Any]]"
+
+
+def is_one_tool(tools: object) -> bool:
+    return not isinstance(tools, Toolkit) and hasattr(tools, "execute") and hasattr(tools, "name")
+
+
+def each(
+    tools: AnyTool | ManyTools, declare: Callable[[AnyTool], dict[str, Any]]
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """``declare(tools)`` for one tool, else a list with ``declare`` applied to each."""
+    if is_one_tool(tools):
+        return declare(cast("AnyTool", tools))
+    return [declare(t) for t in cast("Iterable[AnyTool]", tools)]
+
+
+def check_name(tool: AnyTool, pattern: re.Pattern[str], provider: str, rule: str) -> str:
+    name = tool.name
+    if not pattern.fullmatch(name):
+        raise ProviderSchemaError(
+            f"{PREFIX}tool name {value_text(name, 80)} is not accepted by {provider}: use {rule}"
+        )
+    return name
+
+
+def parameters(tool: AnyTool) -> dict[str, Any]:
+    try:
+        return plain_parameters(input_json_schema(tool))
+    except ProviderSchemaError as err:
+        raise ProviderSchemaError(f"{err} [tool {tool.name!r}]") from err
+
+
+def plain_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the schema as plain (non-strict) ``parameters``: an object root, no ``$schema``."""
+    root = object_root(copy.deepcopy(dict(schema)))
+    if root is None:
+        raise ProviderSchemaError(
+            f"{PREFIX}the input schema must describe a JSON object at its root "
+            "(give the tool an object input with named properties)"
+        )
+    root.pop("$schema", None)
+    if "properties" not in root:
+        root["properties"] = {}
+    if is_object(schema.get("$defs")) and "$defs" not in root:
+        root["$defs"] = copy.deepcopy(schema["$defs"])
+    return root

@@ -1,0 +1,381 @@
+"""MCP: the tool-name rule, the ``tools/list`` entry checker and the declaration.
+
+Layer: providers (imports the core, the shared helpers and ``_check``; never the package
+root).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import Literal, TypedDict, overload
+
+from standard_tool._core import (
+    StandardToolV0Definition,
+    output_json_schema,
+)
+from standard_tool._shared import truncate_text
+from standard_tool._toolkit import ToolResult
+from standard_tool.providers._check import Problems, SchemaProblem
+from standard_tool.providers._convert_common import is_object, object_root
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    each,
+    parameters,
+)
+from standard_tool.providers._runner import (
+    Tools,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, error_text, jsonable
+
+if TYPE_CHECKING:
+    import mcp_types
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import Server
+
+__all__ = [
+    "MCP_NAME",
+    "MCP_NAME_RULE",
+    "MCPToolHandlers",
+    "check_mcp_tool",
+    "mcp_call_tool_result",
+    "mcp_output_wrapped",
+    "mcp_result_formatter",
+    "mcp_server",
+    "mcp_tool_handlers",
+    "to_mcp",
+]
+
+#: The MCP tool-name rule (specification 2025-11-25, "Tool names", from SEP-986):
+#: "Tool names SHOULD be between 1 and 128 characters in length (inclusive)" and
+#: "The following SHOULD be the only allowed characters: uppercase and lowercase ASCII
+#: letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)".
+MCP_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+#: ``MCP_NAME`` in words, for messages.
+MCP_NAME_RULE = "1 to 128 characters from A-Z, a-z, 0-9, '_', '-' and '.'"
+
+
+# --------------------------------------------------------------------------------------
+# MCP
+# --------------------------------------------------------------------------------------
+
+
+def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what an MCP client would reject in a ``tools/list`` entry.
+
+    Checks: ``name`` of 1 to 128 characters from ``A-Z a-z 0-9 _ - .``
+    (SEP-986); ``title`` and ``description`` strings when present;
+    ``inputSchema`` an object schema with ``"type": "object"`` at its root;
+    ``outputSchema``, when present, the same (protocol versions up to
+    2025-11-25 require an object root; structured results must be objects).
+
+    Returns:
+        The problems found, empty when the entry is acceptable.
+    """
+    problems = Problems()
+    if not is_object(payload):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    name = payload.get("name")
+    if not isinstance(name, str) or not MCP_NAME.fullmatch(name):
+        problems.add(
+            ("name",),
+            f"must be {MCP_NAME_RULE}",
+        )
+    for key in ("title", "description"):
+        if key in payload and payload[key] is not None and not isinstance(payload[key], str):
+            problems.add((key,), "must be a string")
+    for key, required in (("inputSchema", True), ("outputSchema", False)):
+        if key not in payload or payload[key] is None:
+            if required:
+                problems.add((key,), "is required")
+            continue
+        schema = payload[key]
+        if not is_object(schema):
+            problems.add((key,), "must be a JSON Schema object")
+        elif schema.get("type") != "object":
+            problems.add((key, "type"), 'must be "object" at the root')
+    unknown = set(payload) - {
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "execution",
+        "_meta",
+    }
+    for key in sorted(unknown):
+        problems.add((key,), "is not a field of an MCP tool")
+    return problems.items
+
+
+def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
+    schema = output_json_schema(tool)
+    if schema is None:
+        return None, False
+    root = object_root(schema)
+    if root is not None and root.get("type") == "object":
+        root.pop("$schema", None)
+        return root, False
+    inner = copy.deepcopy(schema)
+    wrapped: dict[str, Any] = {"type": "object"}
+    for key in ("$defs", "definitions"):
+        if is_object(inner.get(key)):
+            wrapped[key] = inner.pop(key)
+    inner.pop("$schema", None)
+    wrapped["properties"] = {"result": inner}
+    wrapped["required"] = ["result"]
+    return wrapped, True
+
+
+def mcp_output_wrapped(tool: AnyTool) -> bool:
+    """Tell whether MCP sees ``tool``'s output wrapped as ``{"result": value}``.
+
+    MCP requires an object at the root of ``outputSchema`` and of
+    ``structuredContent``. A tool whose output schema is not an object is
+    declared by ``to_mcp`` with ``{"result": <its schema>}``, and
+    ``mcp_call_tool_result`` must wrap its values the same way.
+    """
+    return _mcp_output(tool)[1]
+
+
+@overload
+def to_mcp(tool: AnyTool, *, annotations: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+@overload
+def to_mcp(
+    tool: ManyTools, *, annotations: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]: ...
+def to_mcp(
+    tool: AnyTool | ManyTools, *, annotations: Mapping[str, Any] | None = None
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Describe ``tool`` as an MCP ``tools/list`` entry.
+
+    Args:
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of entries, in order).
+        annotations: optional MCP tool annotations (``readOnlyHint``,
+            ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``).
+
+    Returns:
+        ``{"name", "title", "description", "inputSchema", "outputSchema"}``
+        (``title`` and ``outputSchema`` only when the tool has them). Schemas are
+        draft 2020-12. An output schema whose root is not an object is wrapped as
+        ``{"result": ...}`` (see ``mcp_output_wrapped``).
+
+    Raises:
+        ProviderSchemaError: the name breaks MCP's rule (1 to 128 of
+            ``A-Z a-z 0-9 _ - .``) or the input is not an object.
+    """
+    return each(tool, lambda t: _mcp(t, annotations))
+
+
+def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]:
+    name = check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
+    out: dict[str, Any] = {"name": name}
+    if tool.title is not None:
+        out["title"] = tool.title
+    out["description"] = tool.description
+    out["inputSchema"] = parameters(tool)
+    output, _ = _mcp_output(tool)
+    if output is not None:
+        out["outputSchema"] = output
+    if annotations is not None:
+        out["annotations"] = dict(annotations)
+    return out
+
+
+@overload
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: Literal[False] = False,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> dict[str, Any]: ...
+
+
+@overload
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: Literal[True],
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Any: ...
+
+
+def mcp_call_tool_result(
+    outcome: Any,
+    *,
+    wrap: bool | None = None,
+    as_model: bool = False,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Any:
+    """Render a tool's outcome as an MCP ``CallToolResult``.
+
+    Args:
+        outcome: the tool's validated output, or the exception it raised.
+        wrap: whether the output goes into ``structuredContent`` as
+            ``{"result": value}``. ``None`` wraps anything that is not a JSON
+            object. Pass ``mcp_output_wrapped(tool)`` (or use
+            ``mcp_result_formatter``) so it matches the ``outputSchema``
+            that ``to_mcp`` declared.
+        as_model: return an ``mcp.types.CallToolResult`` instead of a dict
+            (needs the ``mcp`` package).
+        max_chars: bound of the text content of a success.
+        error_max_chars: bound of the text content of an error.
+
+    Returns:
+        ``{"content": [{"type": "text", "text"}], "structuredContent", "isError":
+        false}`` on success, ``{"content": [...], "isError": true}`` on failure.
+    """
+    result: dict[str, Any]
+    if isinstance(outcome, Exception):
+        text = error_text(outcome, error_max_chars)
+        result = {"content": [{"type": "text", "text": text}], "isError": True}
+    else:
+        data = jsonable(outcome)
+        if wrap is None:
+            wrap = not isinstance(data, dict)
+        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+        result = {
+            "content": [{"type": "text", "text": truncate_text(text, max_chars)}],
+            "structuredContent": {"result": data} if wrap else data,
+            "isError": False,
+        }
+    if as_model:
+        from mcp.types import CallToolResult
+
+        return CallToolResult.model_validate(result)
+    return result
+
+
+def mcp_result_formatter(
+    tool: StandardToolV0Definition[Any, Any, Any, Any],
+    *,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Callable[[Any], dict[str, Any]]:
+    """Return a formatter for ``tool.formatted(...)`` that makes MCP ``CallToolResult`` dicts.
+
+    It wraps outputs exactly as ``to_mcp`` declared ``tool``'s
+    ``outputSchema``, so ``structuredContent`` always validates against it.
+
+    Examples:
+        >>> from standard_tool import standard_tool
+        >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
+        >>> ping.formatted(mcp_result_formatter(ping)).execute()["structuredContent"]
+        {'result': 'pong'}
+    """
+    wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
+
+    def format(outcome: Any) -> dict[str, Any]:
+        return mcp_call_tool_result(
+            outcome, wrap=wrap, max_chars=max_chars, error_max_chars=error_max_chars
+        )
+
+    return format
+
+
+class MCPToolHandlers(TypedDict):
+    """The keyword arguments ``mcp_tool_handlers`` returns for ``Server(...)``."""
+
+    on_list_tools: Callable[
+        [ServerRequestContext[Any, Any], mcp_types.PaginatedRequestParams | None],
+        Awaitable[mcp_types.ListToolsResult],
+    ]
+    on_call_tool: Callable[
+        [ServerRequestContext[Any, Any], mcp_types.CallToolRequestParams],
+        Awaitable[mcp_types.CallToolResult],
+    ]
+
+
+def mcp_tool_handlers(
+    tools: Tools, *, meta: Any = None, timeout: float | None = None
+) -> MCPToolHandlers:
+    """Return ``on_list_tools`` and ``on_call_tool`` handlers serving ``tools``.
+
+    Pass them to the MCP SDK's low-level server next to your other handlers:
+    ``Server("name", **mcp_tool_handlers(kit), on_list_prompts=...)``.
+
+    ``tools/list`` answers with every tool as ``to_mcp`` declares it (built
+    once, here, so a tool MCP cannot describe fails now rather than at the first
+    request). ``tools/call`` runs the tool with ``Toolkit.aexecute`` and answers with
+    ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
+    (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
+    or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
+    arguments, an exception or a timeout.
+
+    Args:
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+
+    Raises:
+        ProviderSchemaError: a tool cannot be described for MCP.
+        ImportError: the ``mcp`` package is not installed.
+    """
+    import mcp_types
+
+    kit = toolkit(tools)
+    listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
+    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
+    ) -> mcp_types.ListToolsResult:
+        return listed.model_copy(deep=True)
+
+    async def on_call_tool(
+        ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        arguments = {} if params.arguments is None else params.arguments
+        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
+        return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
+
+    return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
+
+
+def _call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+    if result.success:
+        return mcp_call_tool_result(result.value, wrap=wrap)
+    return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
+
+
+def mcp_server(
+    tools: Tools,
+    *,
+    name: str = "standard-tool",
+    meta: Any = None,
+    timeout: float | None = None,
+    **server_options: Any,
+) -> Server[Any]:
+    """Build an MCP SDK low-level ``Server`` that serves ``tools``.
+
+    A shortcut for ``Server(name, **mcp_tool_handlers(tools, ...), **server_options)``;
+    run it with any MCP transport (stdio, Streamable HTTP, or in process with
+    ``mcp.Client(server)``).
+
+    Args:
+        tools: a ``Toolkit`` or any iterable of tools.
+        name: the server name announced to clients.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        **server_options: other ``Server`` options (``version``, ``instructions``...).
+    """
+    from mcp.server.lowlevel import Server
+
+    handlers = mcp_tool_handlers(tools, meta=meta, timeout=timeout)
+    return Server(name, **handlers, **server_options)

@@ -1,0 +1,647 @@
+"""OpenAI: the strict-mode rules and rewrite, its checker, and the Chat/Responses declarations.
+
+Layer: providers (imports the core, the shared helpers, the neutral walk and the
+declaration helpers; never the package root).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from typing_extensions import Literal, TypedDict, overload
+
+from standard_tool._core import (
+    StandardToolV0Definition,
+    input_json_schema,
+)
+from standard_tool._shared import truncate_text
+from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._convert_common import (
+    PREFIX,
+    Plan,
+    ProviderOptionError,
+    ProviderSchemaError,
+    ToolCache,
+    is_array,
+    is_object,
+    resolve_local_ref,
+    value_text,
+)
+from standard_tool.providers._declare import (
+    AnyTool,
+    ManyTools,
+    check_name,
+    each,
+    parameters,
+    plain_parameters,
+)
+from standard_tool.providers._runner import (
+    Call,
+    Decode,
+    Tools,
+    content,
+    field,
+    items,
+    list_or_field,
+    run_calls,
+    toolkit,
+)
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._walk import SchemaRules, Walker
+
+__all__ = [
+    "OPENAI_STRICT_RULES",
+    "OpenAIChatToolMessage",
+    "OpenAIResponsesToolOutput",
+    "OpenAIStrictError",
+    "OpenAIStrictSchema",
+    "check_openai_strict",
+    "openai_strict",
+    "openai_tool_output",
+    "plain_parameters",
+    "run_openai_chat_tool_calls",
+    "run_openai_responses_tool_calls",
+    "to_openai_chat",
+    "to_openai_responses",
+]
+
+
+#: String formats OpenAI strict mode understands.
+OPENAI_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+
+#: OpenAI strict mode (structured outputs), as its documentation states it: every
+#: property required and objects closed, ``$defs`` kept, null said with ``type``
+#: lists or ``anyOf``, at most 5,000 properties, 10 levels and 1,000 enum values.
+OPENAI_STRICT_RULES = SchemaRules(
+    provider="OpenAI",
+    keeps={
+        "string": frozenset({"pattern", "format"}),
+        "number": frozenset(
+            {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+        ),
+        "array": frozenset({"minItems", "maxItems"}),
+    },
+    formats={"string": OPENAI_FORMATS},
+    refs=True,
+    nullable_keyword=False,
+    null_alone=True,
+    mixed_enums=True,
+    string_enums_only=False,
+    exclusive_bounds_inclusive=False,
+    all_required=True,
+    closed_objects=True,
+    property_ordering=False,
+    max_properties=5000,
+    max_depth=10,
+    max_enum_values=1000,
+)
+
+_MAX_REASONS = 8
+_MAX_REASON = 2000
+
+
+class OpenAIStrictError(ProviderSchemaError):
+    """``strict=True`` was asked for a tool whose schema OpenAI strict mode cannot represent.
+
+    The message starts with ``"standard_tool.providers: "`` and lists where and why.
+    """
+
+
+class OpenAIStrictSchema:
+    """A tool's input schema for OpenAI strict mode, and how to read the model's arguments.
+
+    Build one with ``openai_strict`` (cached per tool) or
+    ``from_json_schema``. It is immutable.
+
+    Attributes:
+        strict: whether the schema can be sent with ``"strict": true``.
+        reason: when ``strict`` is false, why (each problem with its JSON pointer);
+            ``None`` otherwise.
+
+    Strict mode needs every object closed and every property required, and it
+    cannot express ``dict[str, T]``. The rewrite therefore makes optional
+    properties nullable, sends maps as lists of ``{"key", "value"}`` entries and
+    moves defaults and unsupported constraints into descriptions. ``decode``
+    undoes this on the arguments the model sends, so the tool sees its own
+    shape: entries become a dict again, and ``null`` for a property that was
+    optional (and did not itself accept ``null``) removes the key so the tool's
+    default applies.
+
+    Examples:
+        >>> s = OpenAIStrictSchema.from_json_schema({
+        ...     "type": "object",
+        ...     "properties": {
+        ...         "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+        ...         "limit": {"type": "integer", "default": 10},
+        ...     },
+        ...     "required": ["tags"],
+        ... })
+        >>> s.strict
+        True
+        >>> s.decode({"tags": [{"key": "env", "value": "prod"}], "limit": None})
+        {'tags': {'env': 'prod'}}
+    """
+
+    __slots__ = ("_plan", "_schema", "reason", "strict")
+
+    strict: bool
+    reason: str | None
+    _schema: dict[str, Any]
+    _plan: Plan | None
+
+    def __init__(
+        self, *, schema: dict[str, Any], strict: bool, reason: str | None, plan: Plan | None
+    ) -> None:
+        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "strict", strict)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "_plan", plan)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __repr__(self) -> str:
+        if self.strict:
+            return "OpenAIStrictSchema(strict=True)"
+        return f"OpenAIStrictSchema(strict=False, reason={truncate_text(str(self.reason), 120)!r})"
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The ``parameters`` to send: the strict rewrite, or the plain schema when not strict.
+
+        A fresh copy on every access; the caller may mutate it.
+        """
+        return copy.deepcopy(self._schema)
+
+    def decode(self, arguments: Any) -> Any:
+        """Turn the arguments a model sent under ``schema`` back into the tool's input.
+
+        Pass the parsed JSON arguments (a dict). Returns a new dict and never
+        raises: a value that does not have the expected shape is passed through
+        unchanged for the tool's own validation to report. When ``strict``
+        is false this returns ``arguments`` unchanged.
+        """
+        plan = self._plan
+        if plan is None or not self.strict:
+            return arguments
+        decoded: Any = plan.decode(arguments)
+        return decoded
+
+    @classmethod
+    def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
+        """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
+        root = copy.deepcopy(dict(schema))
+        walker = Walker(root, OPENAI_STRICT_RULES)
+        out, plan = walker.run()
+        problems = list(walker.problems)
+        if not problems:
+            problems = [str(p) for p in check_openai_strict(out)]
+        if not problems:
+            return cls(schema=out, strict=True, reason=None, plan=plan)
+        shown = problems[:_MAX_REASONS]
+        if len(problems) > _MAX_REASONS:
+            shown.append(f"and {len(problems) - _MAX_REASONS} more")
+        reason = truncate_text("; ".join(shown), _MAX_REASON)
+        return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
+
+
+_CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
+
+
+def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIStrictSchema:
+    """Return the OpenAI strict-mode view of ``tool``'s input schema (cached per tool).
+
+    Works for any conforming tool: it reads ``input_json_schema(tool)``. Use
+    ``.strict`` and ``.reason`` to see whether strict mode is possible, and call
+    ``.decode(arguments)`` on a model's parsed arguments before
+    ``tool.execute(...)`` whenever the tool was sent with ``"strict": true``
+    (which ``to_openai_chat`` and ``to_openai_responses`` do exactly when
+    ``strict`` is ``"auto"`` or ``True`` and ``.strict`` is true).
+
+    Examples:
+        >>> from standard_tool import standard_tool
+        >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
+        >>> openai_strict(ping).strict
+        True
+    """
+    return _CACHE.get(tool, lambda: OpenAIStrictSchema.from_json_schema(input_json_schema(tool)))
+
+
+_OPENAI_KEYWORDS = frozenset(
+    {
+        "type",
+        "description",
+        "title",
+        "enum",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "pattern",
+        "format",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "minItems",
+        "maxItems",
+    }
+)
+
+
+# --------------------------------------------------------------------------------------
+# OpenAI strict mode
+# --------------------------------------------------------------------------------------
+
+
+def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what OpenAI strict mode would reject in a ``parameters`` schema.
+
+    Checks the documented rules: an object root that is not ``anyOf``; every
+    object with ``additionalProperties: false`` and every property required;
+    only the supported keywords (no ``default``, ``allOf``, ``oneOf``, ``not``,
+    ``minLength``...); every value typed; local ``$ref``s that resolve; at
+    most 10 levels of nested objects, 5000 properties and 1000 enum values.
+
+    Returns:
+        The problems found, empty when the schema is acceptable (at most 200).
+    """
+    problems = Problems()
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    if schema.get("type") != "object":
+        problems.add((), 'the root must have "type": "object"')
+    if "anyOf" in schema:
+        problems.add((), "the root must not be anyOf")
+    counts = {"properties": 0, "enum": 0}
+    for group in ("$defs", "definitions"):
+        defs = schema.get(group)
+        if is_object(defs):
+            for name, sub in defs.items():
+                _openai_node(schema, sub, (group, name), 0, problems, counts)
+    body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    _openai_node(schema, body, (), 0, problems, counts)
+    if counts["properties"] > 5000:
+        problems.add((), f"has {counts['properties']} properties; at most 5000 are allowed")
+    if counts["enum"] > 1000:
+        problems.add((), f"has {counts['enum']} enum values; at most 1000 are allowed")
+    return problems.items
+
+
+def _openai_node(
+    root: Mapping[str, Any],
+    node: Any,
+    path: Path,
+    depth: int,
+    problems: Problems,
+    counts: dict[str, int],
+) -> None:
+    if not is_object(node):
+        problems.add(path, "must be a schema object")
+        return
+    for key in node:
+        if key not in _OPENAI_KEYWORDS:
+            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    ref = node.get("$ref")
+    if ref is not None:
+        if not isinstance(ref, str) or resolve_local_ref(root, ref) is None:
+            problems.add(path, f"$ref {value_text(ref)} does not resolve")
+        if len(node) > 1:
+            problems.add(path, "$ref must not have sibling keywords")
+        return
+    kind = node.get("type")
+    kinds = kind if is_array(kind) else [kind]
+    if "anyOf" in node:
+        branches = node["anyOf"]
+        if not is_array(branches) or not branches:
+            problems.add(path, "anyOf must be a non-empty list")
+            return
+        for index, branch in enumerate(branches):
+            _openai_node(root, branch, (*path, "anyOf", index), depth, problems, counts)
+        return
+    if kind is None:
+        problems.add(path, "has no type")
+        return
+    if any(k not in TYPES for k in kinds):
+        problems.add(path, f"has an unknown type {value_text(kind)}")
+    enum = node.get("enum")
+    if enum is not None:
+        if not is_array(enum) or not enum:
+            problems.add(path, "enum must be a non-empty list")
+        else:
+            counts["enum"] += len(enum)
+            if any(is_object(v) or is_array(v) for v in enum):
+                problems.add(path, "enum values must be strings, numbers, booleans or null")
+    if "object" in kinds:
+        depth += 1
+        if depth > 10:
+            problems.add(path, "nests objects more than 10 levels deep")
+        props = node.get("properties")
+        if not is_object(props):
+            problems.add(path, "an object must list its properties")
+            props = {}
+        counts["properties"] += len(props)
+        if node.get("additionalProperties") is not False:
+            problems.add(path, "an object must set additionalProperties to false")
+        required = node.get("required")
+        if not is_array(required) or set(required) != set(props) or len(required) != len(props):
+            problems.add(path, "every property must be listed in required")
+        for name, sub in props.items():
+            _openai_node(root, sub, (*path, "properties", name), depth, problems, counts)
+    if "array" in kinds:
+        if "items" not in node:
+            problems.add(path, "an array must have items")
+        else:
+            _openai_node(root, node["items"], (*path, "items"), depth, problems, counts)
+    fmt = node.get("format")
+    if fmt is not None and fmt not in OPENAI_FORMATS:
+        problems.add(path, f"format {value_text(fmt)} is not supported in strict mode")
+
+
+# --------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------
+
+_OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _openai_parameters(
+    tool: AnyTool, strict: bool | Literal["auto"]
+) -> tuple[dict[str, Any], bool]:
+    if strict is False:
+        return parameters(tool), False
+    if strict not in (True, "auto"):
+        raise ProviderOptionError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
+    view = openai_strict(tool)
+    if view.strict:
+        return view.schema, True
+    if strict is True:
+        raise OpenAIStrictError(
+            f"{PREFIX}tool {tool.name!r} cannot use OpenAI strict mode: {view.reason}. "
+            "Pass strict='auto' or strict=False to send it without strict mode"
+        )
+    return parameters(tool), False
+
+
+@overload
+def to_openai_chat(tool: AnyTool, *, strict: bool | Literal["auto"] = "auto") -> dict[str, Any]: ...
+@overload
+def to_openai_chat(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_chat(
+    tool: AnyTool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` for the OpenAI Chat Completions API.
+
+    Args:
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
+            the result is a list of declarations, in order).
+        strict: ``"auto"`` (default) uses strict mode when the input schema can
+            be represented there (see ``openai_strict`` for why not
+            otherwise); ``True`` insists and raises ``OpenAIStrictError``
+            if it cannot; ``False`` sends the plain JSON Schema.
+
+    Returns:
+        ``{"type": "function", "function": {"name", "description", "parameters",
+        "strict"}}``. When ``"strict"`` is true, decode the model's arguments with
+        ``openai_strict(tool).decode(arguments)`` before running the tool.
+
+    Raises:
+        ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,64}`` or the input
+            is not an object.
+
+    Examples:
+        >>> from standard_tool import standard_tool
+        >>> ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
+        >>> to_openai_chat(ping)["function"]["strict"]
+        True
+    """
+    return each(tool, lambda t: _openai_chat(t, strict))
+
+
+def _openai_chat(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str, Any]:
+    name = check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
+    parameters, is_strict = _openai_parameters(tool, strict)
+    function: dict[str, Any] = {"name": name}
+    if tool.description:
+        function["description"] = tool.description
+    function["parameters"] = parameters
+    function["strict"] = is_strict
+    return {"type": "function", "function": function}
+
+
+@overload
+def to_openai_responses(
+    tool: AnyTool, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any]: ...
+@overload
+def to_openai_responses(
+    tool: ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> list[dict[str, Any]]: ...
+def to_openai_responses(
+    tool: AnyTool | ManyTools, *, strict: bool | Literal["auto"] = "auto"
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Declare ``tool`` (or each of a ``Toolkit`` or iterable) for the OpenAI Responses API.
+
+    Same rules as ``to_openai_chat``; the shape is flat:
+    ``{"type": "function", "name", "description", "parameters", "strict"}``.
+    """
+    return each(tool, lambda t: _openai_responses(t, strict))
+
+
+def _openai_responses(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str, Any]:
+    name = check_name(tool, _OPENAI_NAME, "OpenAI", "1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
+    parameters, is_strict = _openai_parameters(tool, strict)
+    out: dict[str, Any] = {"type": "function", "name": name}
+    if tool.description:
+        out["description"] = tool.description
+    out["parameters"] = parameters
+    out["strict"] = is_strict
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Results and running tool calls
+# --------------------------------------------------------------------------------------
+
+
+def openai_tool_output(
+    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+) -> str:
+    """Render a tool's outcome as the ``output`` text OpenAI expects back.
+
+    Use it as the ``content`` of a Chat Completions ``{"role": "tool"}`` message
+    or the ``output`` of a Responses ``function_call_output`` item. Same text as
+    ``text_result``.
+    """
+    return text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+
+
+class OpenAIChatToolMessage(TypedDict):
+    """A Chat Completions ``tool`` message answering one tool call."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str
+
+
+class OpenAIResponsesToolOutput(TypedDict):
+    """A Responses input item answering one function (or custom tool) call."""
+
+    type: Literal["function_call_output", "custom_tool_call_output"]
+    call_id: str
+    output: str
+
+
+def _chat_calls(response: Any) -> list[Call]:
+    choices = field(response, "choices")
+    message = field(items(choices)[0], "message") if choices else response
+    calls: list[Call] = []
+    for item in items(field(message, "tool_calls")):
+        call_id = str(field(item, "id") or "")
+        kind = field(item, "type")
+        if kind == "custom":
+            name = str(field(field(item, "custom"), "name") or "")
+            refused = "custom tool calls are not supported here; call a function tool"
+            calls.append(Call(call_id, name, None, False, refused))
+            continue
+        function = field(item, "function")
+        name = str(field(function, "name") or "")
+        calls.append(Call(call_id, name, field(function, "arguments"), True))
+    return calls
+
+
+async def run_openai_chat_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    strict: bool | Literal["auto"] = "auto",
+) -> list[OpenAIChatToolMessage]:
+    """Run the tool calls of a Chat Completions response; return the ``tool`` messages.
+
+    Every call in ``response.choices[0].message.tool_calls`` runs at once (see
+    ``Toolkit.aexecute`` for sync
+    tools). The result is one ``{"role": "tool", "tool_call_id", "content"}``
+    message per call, in the order of the calls; append the assistant message and
+    these to the conversation and ask the model again. An empty list means the
+    model asked for no tool.
+
+    ``content`` is the tool's return value as ``text_result`` writes it (a
+    ``str`` as is, anything else as JSON, cut at 100,000 characters) or, when the
+    call failed, ``"Error: <reason>"`` with a short reason (at most about 2,000
+    characters): an unknown tool, arguments that are not valid JSON, invalid
+    input (naming the path), an exception in the tool or a timeout.
+
+    Args:
+        response: a ``ChatCompletion``, its dict form, or the assistant message
+            itself (a ``ChatCompletionMessage`` or dict with ``tool_calls``).
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        strict: the ``strict`` option the tools were converted with
+            (``to_openai_chat``). Unless it is ``False``, the arguments of a
+            tool sent in strict mode are decoded back to the tool's own input
+            shape (``OpenAIStrictSchema.decode``) before it runs.
+
+    Returns:
+        The ``tool`` messages, one per call, in order.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    calls = _chat_calls(response)
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+    )
+    return [
+        {"role": "tool", "tool_call_id": c.call_id, "content": content(r)}
+        for c, r in zip(calls, results, strict=True)
+    ]
+
+
+def _responses_calls(response: Any) -> list[tuple[str, Call]]:
+    output = list_or_field(response, "output")
+    calls: list[tuple[str, Call]] = []
+    for item in items(output):
+        kind = field(item, "type")
+        call_id = str(field(item, "call_id") or "")
+        name = str(field(item, "name") or "")
+        if kind == "function_call":
+            calls.append(
+                ("function_call_output", Call(call_id, name, field(item, "arguments"), True))
+            )
+        elif kind == "custom_tool_call":
+            refused = "custom tool calls are not supported here; call a function tool"
+            calls.append(("custom_tool_call_output", Call(call_id, name, None, False, refused)))
+    return calls
+
+
+async def run_openai_responses_tool_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    strict: bool | Literal["auto"] = "auto",
+) -> list[OpenAIResponsesToolOutput]:
+    """Run the function calls of a Responses API response; return the output items.
+
+    Every ``function_call`` item of ``response.output`` runs at once. The result is
+    one ``{"type": "function_call_output", "call_id", "output"}`` item per call, in
+    order, to send as ``input`` of the next request (with
+    ``previous_response_id``, or after the response's own output items). A
+    ``custom_tool_call`` item gets a ``custom_tool_call_output`` error item. An
+    empty list means the model asked for no tool. ``output`` is written as for
+    ``run_openai_chat_tool_calls``.
+
+    Args:
+        response: a ``Response``, its dict form, or its ``output`` list.
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        strict: the ``strict`` option the tools were converted with
+            (``to_openai_responses``); see ``run_openai_chat_tool_calls``.
+
+    Returns:
+        The output items, one per call, in order.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    pairs = _responses_calls(response)
+    calls = [c for _, c in pairs]
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+    )
+    out: list[OpenAIResponsesToolOutput] = []
+    for (kind, call), result in zip(pairs, results, strict=True):
+        item_kind: Literal["function_call_output", "custom_tool_call_output"] = (
+            "custom_tool_call_output"
+            if kind == "custom_tool_call_output"
+            else "function_call_output"
+        )
+        out.append({"type": item_kind, "call_id": call.call_id, "output": content(result)})
+    return out
+
+
+def _strict_decoder(strict: bool | Literal["auto"]) -> Decode | None:
+    """Undo the strict rewrite unless the tools were sent with ``strict=False``."""
+    if strict is False:
+        return None
+    return lambda tool, value: openai_strict(tool).decode(value)

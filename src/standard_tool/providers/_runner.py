@@ -1,0 +1,136 @@
+"""The loop every runner shares: read the calls, run them concurrently, keep their order.
+
+Layer: providers (imports the core, the shared helpers and the toolkit; never the
+package root). It knows no provider: each provider module reads its own response
+shape into ``Call`` values and passes its own argument decoder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from typing_extensions import TypeAlias
+
+from standard_tool._core import StandardToolV0Definition
+from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
+from standard_tool.providers._text import text_result
+
+__all__ = [
+    "Call",
+    "Decode",
+    "Tools",
+    "content",
+    "field",
+    "items",
+    "list_or_field",
+    "run_calls",
+    "toolkit",
+]
+
+#: Turns a model's decoded arguments into the tool's input (e.g. undoing a strict rewrite).
+Decode: TypeAlias = "Callable[[StandardToolV0Definition[Any, Any, Any, Any], Any], Any]"
+#: A ``Toolkit``, or any iterable of tools (made into a toolkit per call).
+Tools: TypeAlias = "Toolkit | Iterable[StandardToolV0Definition[Any, Any, Any, Any]]"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One tool call as the model sent it."""
+
+    call_id: str
+    name: str
+    arguments: Any  # a JSON text (OpenAI) or an already decoded value (Anthropic)
+    is_text: bool
+    refused: str | None = None  # set when the call cannot run at all
+
+
+def field(obj: Any, key: str) -> Any:
+    if type(obj) is dict:  # the common case, without an ABC check
+        return cast("dict[str, Any]", obj).get(key)
+    if isinstance(obj, Mapping):
+        return cast("Mapping[str, Any]", obj).get(key)
+    return getattr(obj, key, None)
+
+
+def items(value: Any) -> list[Any]:
+    return [] if value is None else list(value)
+
+
+def list_or_field(response: Any, key: str) -> list[Any]:
+    """``response`` itself when it is already the list of items, else its ``key`` field."""
+    if isinstance(response, (list, tuple)):
+        return list(cast("Iterable[Any]", response))
+    return items(field(response, key))
+
+
+def toolkit(tools: Tools) -> Toolkit:
+    return tools if isinstance(tools, Toolkit) else Toolkit(tools)
+
+
+def _decode_json(text: Any) -> Any:
+    """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
+    if not isinstance(text, str):
+        raise ValueError(f"the arguments must be a JSON text, got {type(text).__name__}")
+    if not text.strip():
+        return {}
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(
+            f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "
+            f"{err.colno}); send one JSON object that matches the tool's parameters"
+        ) from None
+    except RecursionError:
+        raise ValueError("the arguments are nested too deeply to decode") from None
+
+
+async def run_calls(
+    kit: Toolkit,
+    calls: list[Call],
+    *,
+    meta: Any,
+    timeout: float | None,
+    decode: Decode | None,
+) -> list[ToolResult]:
+    async def one(call: Call) -> ToolResult:
+        if call.refused is not None:
+            return ToolResult(call.name, call.call_id, False, error=call.refused)
+        if call.name not in kit:
+            return await kit.aexecute(call.name, call_id=call.call_id)
+        try:
+            value = _decode_json(call.arguments) if call.is_text else call.arguments
+            if decode is not None:
+                value = decode(kit.get(call.name), value)
+        except Exception as exc:
+            text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
+            return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
+        return await kit.aexecute(call.name, value, meta, timeout=timeout, call_id=call.call_id)
+
+    # A sync tool without a timeout runs inline and blocks the loop either way, so
+    # it gets no task of its own; the rest run concurrently. Order is kept.
+    results: list[ToolResult | None] = [None] * len(calls)
+    pending: list[tuple[int, Coroutine[Any, Any, ToolResult]]] = []
+    for index, call in enumerate(calls):
+        if timeout is None and not kit.is_async(call.name):
+            results[index] = await one(call)
+        else:
+            pending.append((index, one(call)))
+    if len(pending) == 1:
+        index, coroutine = pending[0]
+        results[index] = await coroutine
+    elif pending:
+        done = await asyncio.gather(*(coroutine for _, coroutine in pending))
+        for (index, _), result in zip(pending, done, strict=True):
+            results[index] = result
+    return cast("list[ToolResult]", results)
+
+
+def content(result: ToolResult) -> str:
+    """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``."""
+    if result.success:
+        return text_result(result.value)
+    return f"Error: {result.error}"
