@@ -22,8 +22,7 @@ from annotated_types import Gt
 from pydantic import TypeAdapter, ValidationError, validate_call
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from standard_tool import StandardToolValidationError
-from standard_tool._function import tool
+from standard_tool import StandardToolValidationError, tool
 
 
 class Item(TypedDict):

@@ -18,14 +18,17 @@ from typing_extensions import Annotated, NotRequired, TypeAliasType, TypedDict
 
 from standard_tool import (
     AsyncTool,
+    Meta,
+    Param,
     StandardToolValidationError,
     Tool,
+    ToolDefinitionError,
     input_json_schema,
     is_standard_tool,
     output_json_schema,
     run_tool,
+    tool,
 )
-from standard_tool._function import Meta, Param, ToolDefinitionError, tool
 
 
 def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:

@@ -1,7 +1,7 @@
-"""Compile Python type annotations into a JSON Schema and a matching validator.
+"""Compile Python type annotations into a JSON Schema and a matching check.
 
 One pass over an annotation yields two things that agree by construction: the
-draft 2020-12 JSON Schema a model sees, and a plain-Python closure that accepts
+draft 2020-12 JSON Schema a model sees, and a plain-Python check that accepts
 exactly the JSON values that schema accepts, converting them to the annotated
 Python type (``Enum`` members, dataclass instances, ``datetime`` objects, tuples
 and sets). The only conversions are those JSON needs, and each is advertised in
@@ -10,8 +10,8 @@ the schema (``enum``, ``format``, ``uniqueItems``).
 A second, "python" mode checks a Python value against the annotation without
 converting it; function tools use it for return values.
 
-Imports only the standard library and ``typing_extensions``; pydantic and msgspec
-are imported only when an annotation names one of their types.
+Layer: function tools (imports only standard_tool._core, standard_tool._shared and this
+package; pydantic/msgspec lazily).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from typing_extensions import (
     NotRequired,
     ReadOnly,
     Required,
-    TypeAlias,
     TypeAliasType,
     get_args,
     get_origin,
@@ -45,56 +44,36 @@ from typing_extensions import (
 )
 
 from standard_tool._core import ToolDefinitionError
+from standard_tool._function._checks import (
+    BAD,
+    EXACT,
+    MAX_DEPTH,
+    MAX_ISSUES,
+    MISSING,
+    Check,
+    Err,
+    NoClass,
+    check_any,
+    check_bool,
+    check_int,
+    check_null,
+    check_number,
+    check_py_int,
+    check_str,
+    entries,
+    excerpt,
+    format_check,
+    instance_check,
+    items_of,
+    mark,
+    prefix,
+    short,
+    type_err,
+    type_name,
+)
+from standard_tool._function._formats import DECIMAL_PATTERN, FORMATS, UUID_PATTERN
 
-__all__ = [
-    "BAD",
-    "MAX_DEPTH",
-    "MAX_ISSUES",
-    "META_MARKER",
-    "Check",
-    "Compiler",
-    "Err",
-    "Param",
-    "TypeSchemaError",
-    "excerpt",
-]
-
-#: How deep a recursive type may nest in one value before validation stops.
-MAX_DEPTH = 64
-#: How many problems one validation collects before it stops looking.
-MAX_ISSUES = 50
-
-_EXCERPT = 40
-
-
-class _Bad:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<invalid>"
-
-
-#: What a check returns for an invalid value (its problems are appended to ``errs``).
-BAD: Any = _Bad()
-
-
-class Err:
-    """One problem found by a check; ``rpath`` is the path, innermost key first."""
-
-    __slots__ = ("expected", "message", "rpath")
-
-    def __init__(self, message: str, expected: str | None = None) -> None:
-        self.message = message
-        self.expected = expected
-        self.rpath: list[Any] = []
-
-
-#: A compiled check: returns the (converted) value, or ``BAD`` after appending errors.
-Check: TypeAlias = Callable[[Any, "list[Err]"], Any]
-
-
-class TypeSchemaError(ToolDefinitionError):
-    """An annotation cannot be expressed as JSON Schema (raised at decoration time)."""
+__all__ = ["META_MARKER", "MISSING", "Compiler", "Param", "to_json"]
 
 
 class _MetaMarker:
@@ -148,273 +127,6 @@ class Param:
 
 
 # --------------------------------------------------------------------------------------
-# Messages
-# --------------------------------------------------------------------------------------
-
-
-def excerpt(value: object) -> str:
-    """Describe a value in a few words, never printing more than a short excerpt."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, int):
-        if value.bit_length() > 64:
-            return f"integer ({value.bit_length()} bits)"
-        return f"integer {value}"
-    if isinstance(value, float):
-        return f"number {value!r}"
-    if isinstance(value, str):
-        if len(value) <= _EXCERPT:
-            return f"string {value!r}"
-        return f"string {value[:_EXCERPT]!r}... ({len(value)} characters)"
-    if isinstance(value, list):
-        n = _size(value)
-        return f"array ({n} item{'' if n == 1 else 's'})"
-    if isinstance(value, dict):
-        n = _size(value)
-        return f"object ({n} propert{'y' if n == 1 else 'ies'})"
-    return f"Python {type(value).__qualname__[:_EXCERPT]}"
-
-
-def _size(value: Any) -> int:
-    return len(value)
-
-
-def _entries(value: Any) -> Any:
-    """``value.items()`` of a dict known only as ``Any`` (keeps both type checkers quiet)."""
-    return value.items()
-
-
-def _items(value: Any) -> Any:
-    return value
-
-
-def _type_err(expected: str, value: object) -> Err:
-    return Err(f"expected {expected}, got {excerpt(value)}", expected)
-
-
-def _prefix(errs: list[Err], start: int, key: Any) -> None:
-    for i in range(start, len(errs)):
-        errs[i].rpath.append(key)
-
-
-def _short(obj: object) -> str:
-    text = getattr(obj, "__qualname__", None) or repr(obj)
-    text = str(text)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _type_name(tp: object) -> str:
-    if isinstance(tp, type):
-        return tp.__qualname__
-    return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
-
-
-# --------------------------------------------------------------------------------------
-# Leaf checks
-# --------------------------------------------------------------------------------------
-
-
-def _check_str(v: Any, errs: list[Err]) -> Any:
-    if type(v) is str or isinstance(v, str):
-        return v
-    errs.append(_type_err("string", v))
-    return BAD
-
-
-def _check_int(v: Any, errs: list[Err]) -> Any:
-    t = v.__class__
-    if t is int:
-        return v
-    if t is float and v.is_integer():
-        return int(v)
-    if isinstance(v, int) and t is not bool:
-        return int(v)
-    errs.append(_type_err("integer", v))
-    return BAD
-
-
-def _check_number(v: Any, errs: list[Err]) -> Any:
-    t = v.__class__
-    if t is float or t is int or (isinstance(v, (int, float)) and t is not bool):
-        return v
-    errs.append(_type_err("number", v))
-    return BAD
-
-
-def _check_bool(v: Any, errs: list[Err]) -> Any:
-    if v is True or v is False:
-        return v
-    errs.append(_type_err("boolean", v))
-    return BAD
-
-
-def _check_null(v: Any, errs: list[Err]) -> Any:
-    if v is None:
-        return v
-    errs.append(_type_err("null", v))
-    return BAD
-
-
-def _check_any(v: Any, errs: list[Err]) -> Any:
-    return v
-
-
-def mark(check: Check, *desc: Any) -> Check:
-    """Describe a check for the code generator (see ``generate``).
-
-    A ``"leaf"`` check appends exactly one ``Err``, with an empty path, when it
-    fails: the generated code gives that one error its path in place.
-    """
-    check.__dict__["_fast"] = desc
-    return check
-
-
-mark(_check_str, "leaf", "type({x}) is str")
-mark(_check_int, "leaf", "type({x}) is int")
-mark(_check_number, "leaf", "(type({x}) is float or type({x}) is int)")
-mark(_check_bool, "leaf", "type({x}) is bool")
-mark(_check_null, "leaf", "{x} is None")
-mark(_check_any, "leaf", "True")
-
-
-_RFC3339_DATE = r"(\d{4})-(\d{2})-(\d{2})"
-_RFC3339_TIME = r"(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})"
-_DATETIME_RE = re.compile(_RFC3339_DATE + "[Tt]" + _RFC3339_TIME, re.ASCII)
-_TIME_RE = re.compile(_RFC3339_TIME, re.ASCII)
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
-#: The strings a ``Decimal`` parameter accepts (also emitted as the schema's ``pattern``).
-DECIMAL_PATTERN = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
-_DECIMAL_RE = re.compile(DECIMAL_PATTERN, re.ASCII)
-
-
-def _offset(text: str) -> dt.tzinfo:
-    if text in ("Z", "z"):
-        return dt.timezone.utc
-    hours, minutes = int(text[1:3]), int(text[4:6])
-    if hours > 23 or minutes > 59:
-        raise ValueError(text)
-    delta = dt.timedelta(hours=hours, minutes=minutes)
-    return dt.timezone(-delta if text[0] == "-" else delta)
-
-
-def _micro(frac: str | None) -> int:
-    return int((frac or "0")[:6].ljust(6, "0"))
-
-
-def parse_datetime(text: str) -> dt.datetime | None:
-    """Parse an RFC 3339 date-time (offset required); ``None`` when it is not one."""
-    m = _DATETIME_RE.fullmatch(text)
-    if m is None:
-        return None
-    y, mo, d, h, mi, s, frac, off = m.groups()
-    try:
-        return dt.datetime(
-            int(y), int(mo), int(d), int(h), int(mi), int(s), _micro(frac), _offset(off)
-        )
-    except ValueError:
-        return None
-
-
-def parse_time(text: str) -> dt.time | None:
-    """Parse an RFC 3339 full-time (offset required); ``None`` when it is not one."""
-    m = _TIME_RE.fullmatch(text)
-    if m is None:
-        return None
-    h, mi, s, frac, off = m.groups()
-    try:
-        return dt.time(int(h), int(mi), int(s), _micro(frac), _offset(off))
-    except ValueError:
-        return None
-
-
-def parse_date(text: str) -> dt.date | None:
-    """Parse a ``YYYY-MM-DD`` date; ``None`` when it is not one."""
-    if _DATE_RE.fullmatch(text) is None:
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        return None
-
-
-#: The strings a ``UUID`` parameter accepts (also emitted as the schema's ``pattern``).
-UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-_UUID_RE = re.compile(UUID_PATTERN)
-
-
-def parse_uuid(text: str) -> uuid.UUID | None:
-    """Parse a hyphenated UUID; ``None`` when it is not one."""
-    if _UUID_RE.search(text) is None:
-        return None
-    try:
-        value = uuid.UUID(text)
-    except ValueError:
-        return None
-    if len(text) < 24 or any(text[i] != "-" for i in (8, 13, 18, 23)):
-        return None
-    return value
-
-
-def _parse_decimal(text: str) -> decimal.Decimal | None:
-    # ``search``, as JSON Schema's ``pattern`` does (``$`` also matches before a final newline).
-    if _DECIMAL_RE.search(text) is None:
-        return None
-    return decimal.Decimal(text)
-
-
-_FORMATS: dict[type, tuple[str, str, Callable[[str], Any]]] = {
-    dt.datetime: ("date-time", "an RFC 3339 date-time with offset", parse_datetime),
-    dt.date: ("date", "a YYYY-MM-DD date", parse_date),
-    dt.time: ("time", "an RFC 3339 time with offset", parse_time),
-    uuid.UUID: ("uuid", "a UUID", parse_uuid),
-    decimal.Decimal: ("decimal", "a decimal number string", _parse_decimal),
-}
-
-
-def _format_check(expected: str, parse: Callable[[str], Any]) -> Check:
-    def check(v: Any, errs: list[Err]) -> Any:
-        if isinstance(v, str):
-            out = parse(v)
-            if out is not None:
-                return out
-            errs.append(Err(f"expected {expected}, got {excerpt(v)}"))
-            return BAD
-        errs.append(_type_err("string", v))
-        return BAD
-
-    return check
-
-
-def _instance_check(
-    cls: type | tuple[type, ...], expected: str, exclude: type | None = None
-) -> Check:
-    def check(v: Any, errs: list[Err]) -> Any:
-        if isinstance(v, cls) and (exclude is None or not isinstance(v, exclude)):
-            return v
-        errs.append(_type_err(expected, v))
-        return BAD
-
-    return check
-
-
-_check_py_int = mark(_instance_check(int, "integer", bool), "leaf", "type({x}) is int")
-
-
-class _NoClass:
-    """The class of no value (never instantiated)."""
-
-
-#: Checks that return a value of either exact class unchanged (and append nothing).
-_EXACT: dict[Check, tuple[type, type]] = {
-    _check_int: (int, int),
-    _check_py_int: (int, int),
-    _check_number: (int, float),
-}
-
-
-# --------------------------------------------------------------------------------------
 # JSON equality (as JSON Schema's ``enum``/``const`` define it)
 # --------------------------------------------------------------------------------------
 
@@ -452,7 +164,7 @@ def to_json(value: Any) -> Any:
         return BAD if any(i is BAD for i in items) else items
     if isinstance(value, dict):
         out: dict[str, Any] = {}
-        for k, v in _entries(value):
+        for k, v in entries(value):
             item = to_json(v)
             if not isinstance(k, str) or item is BAD:
                 return BAD
@@ -473,7 +185,6 @@ def to_json(value: Any) -> Any:
 
 _NUMERIC = ("gt", "ge", "lt", "le", "multiple_of")
 _LENGTH = ("min_length", "max_length")
-MISSING: Any = object()
 
 
 class _Info:
@@ -527,8 +238,8 @@ def _read_annotated_types(item: Any, info: _Info, where: str) -> None:
             if value is not None:
                 info.constraints[key] = value
         return
-    raise TypeSchemaError(
-        f"{where}: the constraint {_short(item)} cannot be expressed in JSON Schema; "
+    raise ToolDefinitionError(
+        f"{where}: the constraint {short(item)} cannot be expressed in JSON Schema; "
         "use bounds, lengths, a pattern or multiple_of"
     )
 
@@ -575,7 +286,7 @@ def _own_doc(cls: type) -> str | None:
         return None
     if doc.startswith(f"{cls.__name__}(") or doc == "An enumeration.":
         return None  # generated by dataclass / namedtuple / Enum
-    from standard_tool._fn_docstring import parse_docstring
+    from standard_tool._function._docstring import parse_docstring
 
     return parse_docstring(doc).description or None
 
@@ -584,7 +295,7 @@ def _field_docs(cls: type) -> dict[str, str]:
     doc = cls.__dict__.get("__doc__")
     if not isinstance(doc, str):
         return {}
-    from standard_tool._fn_docstring import parse_docstring
+    from standard_tool._function._docstring import parse_docstring
 
     return parse_docstring(doc).params
 
@@ -652,7 +363,9 @@ class Compiler:
         if get_origin(tp) is Annotated:
             schema, check, info = self.compile(tp, where)
             if info.meta:
-                raise TypeSchemaError(f"{where}: Meta marks a whole parameter, not a nested type")
+                raise ToolDefinitionError(
+                    f"{where}: Meta marks a whole parameter, not a nested type"
+                )
             return schema, check
         if isinstance(tp, TypeAliasType) or type(tp).__name__ == "TypeAliasType":
             return self._named(tp, tp.__name__, where, lambda: self._node(tp.__value__, where))
@@ -660,43 +373,43 @@ class Compiler:
         if supertype is not None:  # NewType
             return self._node(supertype, where)
         if tp is Any or tp is object:
-            return {}, _check_any
+            return {}, check_any
         if tp is None or tp is type(None):
-            return {"type": "null"}, _check_null
+            return {"type": "null"}, check_null
         if tp is bool:
-            return {"type": "boolean"}, _check_bool
+            return {"type": "boolean"}, check_bool
         if tp is int:
-            return {"type": "integer"}, (_check_py_int if self.python else _check_int)
+            return {"type": "integer"}, (check_py_int if self.python else check_int)
         if tp is float:
-            return {"type": "number"}, _check_number
+            return {"type": "number"}, check_number
         if tp is str:
-            return {"type": "string"}, _check_str
+            return {"type": "string"}, check_str
         origin = get_origin(tp)
         if origin is Literal:
             return self._literal(get_args(tp), where)
         if origin in _UNION_TYPES:
             return self._union(get_args(tp), where)
         if origin in (Required, NotRequired, ReadOnly):
-            raise TypeSchemaError(f"{where}: {_type_name(tp)} is only valid in a TypedDict")
+            raise ToolDefinitionError(f"{where}: {type_name(tp)} is only valid in a TypedDict")
         if origin is not None:  # before the class test: list[int] is a type on 3.10
             return self._generic(tp, _origin_key(origin), get_args(tp), where)
         if isinstance(tp, type):
             return self._class(tp, where)
         if isinstance(tp, typing_extensions.TypeVar):
-            raise TypeSchemaError(f"{where}: unbound type variable {tp!r} is not supported")
-        raise TypeSchemaError(f"{where}: unsupported annotation {_type_name(tp)}")
+            raise ToolDefinitionError(f"{where}: unbound type variable {tp!r} is not supported")
+        raise ToolDefinitionError(f"{where}: unsupported annotation {type_name(tp)}")
 
     def _eval(self, text: str, where: str) -> Any:
         try:
             return eval(text, self.globalns, self.localns)
         except Exception as err:
-            raise TypeSchemaError(
+            raise ToolDefinitionError(
                 f"{where}: cannot resolve the annotation {text!r}: {err}"
             ) from err
 
     def _class(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
-        if tp in _FORMATS:
-            fmt, expected, parse = _FORMATS[tp]
+        if tp in FORMATS:
+            fmt, expected, parse = FORMATS[tp]
             schema: dict[str, Any] = {"type": "string", "format": fmt}
             if tp is decimal.Decimal:
                 schema["pattern"] = DECIMAL_PATTERN
@@ -705,8 +418,8 @@ class Compiler:
                 schema["pattern"] = UUID_PATTERN
             if self.python:
                 exclude = dt.datetime if tp is dt.date else None
-                return schema, _instance_check(tp, tp.__name__, exclude)
-            return schema, _format_check(expected, parse)
+                return schema, instance_check(tp, tp.__name__, exclude)
+            return schema, format_check(expected, parse)
         if _is_enum(tp):
             return self._enum(tp, where)
         if tp in (list, tuple, set, frozenset, dict):
@@ -721,7 +434,7 @@ class Compiler:
                 return self._pydantic(tp, where)
             if base.__name__ == "Struct" and module.startswith("msgspec"):
                 return self._msgspec(tp, where)
-        raise TypeSchemaError(f"{where}: unsupported type {_type_name(tp)}")
+        raise ToolDefinitionError(f"{where}: unsupported type {type_name(tp)}")
 
     # -- named types and recursion ---------------------------------------------------------
 
@@ -783,11 +496,11 @@ class Compiler:
             elif value is None or isinstance(value, (enum.Enum, str, int, bool)):
                 flat.append(value)
             else:
-                raise TypeSchemaError(f"{where}: Literal value {value!r:.60} is not JSON")
+                raise ToolDefinitionError(f"{where}: Literal value {value!r:.60} is not JSON")
         json_values = [v.value if isinstance(v, enum.Enum) else v for v in flat]
         for v in json_values:
             if not (v is None or isinstance(v, (str, int, bool))):
-                raise TypeSchemaError(f"{where}: Literal value {v!r:.60} is not JSON")
+                raise ToolDefinitionError(f"{where}: Literal value {v!r:.60} is not JSON")
         schema = _enum_schema(json_values)
         pairs = list(zip(json_values, flat, strict=True))
         strings = {j: p for j, p in pairs if isinstance(j, str)}
@@ -804,7 +517,7 @@ class Compiler:
                 for j, p in others:
                     if _json_match(v, j):
                         return v if python else p
-            errs.append(_type_err(expected, v))
+            errs.append(type_err(expected, v))
             return BAD
 
         if not others and all(type(p) is str for p in flat):
@@ -816,7 +529,7 @@ class Compiler:
         values = [m.value for m in members]
         for v in values:
             if isinstance(v, bool) or not isinstance(v, (str, int)):
-                raise TypeSchemaError(
+                raise ToolDefinitionError(
                     f"{where}: Enum {tp.__qualname__} has a value {v!r:.60}; "
                     "only str and int values are supported"
                 )
@@ -825,7 +538,7 @@ class Compiler:
         if doc:
             schema["description"] = doc
         if self.python:
-            return schema, _instance_check(tp, tp.__qualname__)
+            return schema, instance_check(tp, tp.__qualname__)
         by_str = {m.value: m for m in members if isinstance(m.value, str)}
         by_int: dict[float, enum.Enum] = {m.value: m for m in members if isinstance(m.value, int)}
         expected = "one of " + ", ".join(json.dumps(v) for v in values)
@@ -838,7 +551,7 @@ class Compiler:
             else:
                 hit = None
             if hit is None:
-                errs.append(_type_err(expected, v))
+                errs.append(type_err(expected, v))
                 return BAD
             return hit
 
@@ -865,7 +578,7 @@ class Compiler:
                 if out is BAD and len(errs) == start + 1 and errs[start].expected:
                     old = errs[start].expected
                     pair = f"null or {old}" if null_first else f"{old} or null"
-                    errs[start] = _type_err(pair, v)
+                    errs[start] = type_err(pair, v)
                 return out
 
             return {"anyOf": schemas}, mark(optional, "optional", inner)
@@ -882,7 +595,7 @@ class Compiler:
                 elif not expected or len(expected) < len(checks):
                     errs.extend(sub)
                     return BAD
-            errs.append(_type_err(" or ".join(expected), v))
+            errs.append(type_err(" or ".join(expected), v))
             return BAD
 
         return {"anyOf": schemas}, check
@@ -919,10 +632,10 @@ class Compiler:
         if key in _MAPPINGS:
             k, v = args if args else (str, Any)
             if k is not str:
-                raise TypeSchemaError(f"{where}: object keys must be str, got {_type_name(k)}")
+                raise ToolDefinitionError(f"{where}: object keys must be str, got {type_name(k)}")
             schema, check = self._node(v, where)
             return {"type": "object", "additionalProperties": schema}, self._mapping(check)
-        raise TypeSchemaError(f"{where}: unsupported annotation {_type_name(tp)}")
+        raise ToolDefinitionError(f"{where}: unsupported annotation {type_name(tp)}")
 
     def _array(
         self, item: Check, kind: Any, accel: list[Callable[[Any], Any]] | None = None
@@ -944,7 +657,7 @@ class Compiler:
 
         def check(v: Any, errs: list[Err]) -> Any:
             if not isinstance(v, accepted):
-                errs.append(_type_err(expected, v))
+                errs.append(type_err(expected, v))
                 return BAD
             out: list[Any] = []
             bad = False
@@ -959,7 +672,7 @@ class Compiler:
                 r = item(x, errs)
                 if r is BAD:
                     bad = True
-                    _prefix(errs, start, i)
+                    prefix(errs, start, i)
                     if len(errs) >= MAX_ISSUES:
                         break
                 else:
@@ -989,7 +702,7 @@ class Compiler:
 
         def check(v: Any, errs: list[Err]) -> Any:
             if not isinstance(v, accepted):
-                errs.append(_type_err("array", v))
+                errs.append(type_err("array", v))
                 return BAD
             if len(v) != n:
                 errs.append(Err(f"expected {n} item{'' if n == 1 else 's'}, got {len(v)}"))
@@ -1001,7 +714,7 @@ class Compiler:
                 r = c(x, errs)
                 if r is BAD:
                     bad = True
-                    _prefix(errs, start, i)
+                    prefix(errs, start, i)
                 else:
                     out.append(r)
             if bad:
@@ -1015,11 +728,11 @@ class Compiler:
 
         def check(v: Any, errs: list[Err]) -> Any:
             if not isinstance(v, dict):
-                errs.append(_type_err("object", v))
+                errs.append(type_err("object", v))
                 return BAD
             out: dict[str, Any] = {}
             bad = False
-            for k, x in _entries(v):
+            for k, x in entries(v):
                 if not isinstance(k, str):
                     errs.append(Err(f"object keys must be strings, got {excerpt(k)}"))
                     bad = True
@@ -1028,7 +741,7 @@ class Compiler:
                 r = value(x, errs)
                 if r is BAD:
                     bad = True
-                    _prefix(errs, start, k)
+                    prefix(errs, start, k)
                     if len(errs) >= MAX_ISSUES:
                         break
                 else:
@@ -1067,11 +780,11 @@ class Compiler:
 
         def check(v: Any, errs: list[Err]) -> Any:
             if type(v) is not dict and not isinstance(v, dict):
-                errs.append(_type_err("object", v))
+                errs.append(type_err("object", v))
                 return BAD
             out: dict[str, Any] = {}
             bad = False
-            for key, x in _entries(v):
+            for key, x in entries(v):
                 c = checks.get(key)
                 if c is None:
                     if extra is None:
@@ -1091,7 +804,7 @@ class Compiler:
                 r = c(x, errs)
                 if r is BAD:
                     bad = True
-                    _prefix(errs, start, key)
+                    prefix(errs, start, key)
                     if len(errs) >= MAX_ISSUES:
                         break
                 else:
@@ -1168,7 +881,7 @@ class Compiler:
             fields.append((key, field_check, required, MISSING))
         schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
         if self.python:
-            return schema, _instance_check(tp, tp.__qualname__)
+            return schema, instance_check(tp, tp.__qualname__)
         name = tp.__qualname__
 
         def build(values: dict[str, Any]) -> Any:
@@ -1194,7 +907,7 @@ class Compiler:
         try:
             return get_type_hints(tp, globalns, localns, include_extras=True)
         except Exception as err:
-            raise TypeSchemaError(
+            raise ToolDefinitionError(
                 f"{where}: cannot resolve the annotations of {tp.__qualname__}: {err}"
             ) from err
 
@@ -1221,7 +934,7 @@ class Compiler:
         else:
             schema = self._hoist({"$ref": f"#/$defs/{name}"}, {**defs, name: raw})
         if self.python:
-            return schema, _instance_check(tp, tp.__qualname__)
+            return schema, instance_check(tp, tp.__qualname__)
 
         def check(v: Any, errs: list[Err]) -> Any:
             try:
@@ -1246,7 +959,7 @@ class Compiler:
         (raw,), defs = msgspec.json.schema_components([tp], ref_template="#/$defs/{name}")
         schema = self._hoist(dict(raw), defs)
         if self.python:
-            return schema, _instance_check(tp, tp.__qualname__)
+            return schema, instance_check(tp, tp.__qualname__)
         decoder = msgspec.json.Decoder(tp)
         encode = msgspec.json.encode
 
@@ -1274,7 +987,7 @@ class Compiler:
             return _numeric(schema, check, constraints, where)
         if kind in ("string", "array", "object"):
             return _sized(schema, check, constraints, kind, where)
-        raise TypeSchemaError(
+        raise ToolDefinitionError(
             f"{where}: constraints {sorted(constraints)} need a number, string, array or "
             "object type; put them inside the union, e.g. Optional[Annotated[int, ...]]"
         )
@@ -1365,7 +1078,7 @@ def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
                 out[k] = _rename_refs(v, renames)
         return out
     if isinstance(node, list):
-        return [_rename_refs(v, renames) for v in _items(node)]
+        return [_rename_refs(v, renames) for v in items_of(node)]
     return node
 
 
@@ -1382,7 +1095,7 @@ def _mentions(node: Any, target: str, defs: Mapping[str, Any], seen: set[str]) -
             elif _mentions(v, target, defs, seen):
                 return True
     elif isinstance(node, list):
-        return any(_mentions(v, target, defs, seen) for v in _items(node))
+        return any(_mentions(v, target, defs, seen) for v in items_of(node))
     return False
 
 
@@ -1407,12 +1120,12 @@ def _numeric(
 ) -> tuple[dict[str, Any], Check]:
     unknown = set(c) - set(_NUMERIC)
     if unknown:
-        raise TypeSchemaError(f"{where}: {sorted(unknown)} do not apply to a number")
+        raise ToolDefinitionError(f"{where}: {sorted(unknown)} do not apply to a number")
     for key, value in c.items():
         if not _is_number(value):
-            raise TypeSchemaError(f"{where}: {key} must be a number, got {value!r:.60}")
+            raise ToolDefinitionError(f"{where}: {key} must be a number, got {value!r:.60}")
     if c.get("multiple_of") is not None and c["multiple_of"] <= 0:
-        raise TypeSchemaError(f"{where}: multiple_of must be greater than 0")
+        raise ToolDefinitionError(f"{where}: multiple_of must be greater than 0")
     out = dict(schema)
     names = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum", "le": "maximum"}
     for key, keyword in names.items():
@@ -1428,7 +1141,7 @@ def _numeric(
     le_text = f"must be less than or equal to {le}, got "
     step_text = f"must be a multiple of {step}, got "
     # The classes the base check returns unchanged: no need to call it for them.
-    exact1, exact2 = _EXACT.get(check, (_NoClass, _NoClass))
+    exact1, exact2 = EXACT.get(check, (NoClass, NoClass))
 
     def bounded(v: Any, errs: list[Err]) -> Any:
         t = v.__class__
@@ -1468,7 +1181,7 @@ def _sized(
     allowed = {*_LENGTH, "pattern"} if kind == "string" else set(_LENGTH)
     unknown = set(c) - allowed
     if unknown:
-        raise TypeSchemaError(f"{where}: {sorted(unknown)} do not apply to a {kind}")
+        raise ToolDefinitionError(f"{where}: {sorted(unknown)} do not apply to a {kind}")
     keyword = {"string": "Length", "array": "Items", "object": "Properties"}[kind]
     unit = {"string": "character", "array": "item", "object": "property"}[kind]
     lo, hi = c.get("min_length"), c.get("max_length")
@@ -1476,14 +1189,16 @@ def _sized(
     for name, value in (("min", lo), ("max", hi)):
         if value is not None:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise TypeSchemaError(f"{where}: {name}_length must be an int >= 0")
+                raise ToolDefinitionError(f"{where}: {name}_length must be an int >= 0")
             out[f"{name}{keyword}"] = value
     search: Callable[[str], Any] | None = None
     if "pattern" in c:
         try:
             search = re.compile(c["pattern"]).search
         except re.error as err:
-            raise TypeSchemaError(f"{where}: invalid pattern {c['pattern']!r:.80}: {err}") from err
+            raise ToolDefinitionError(
+                f"{where}: invalid pattern {c['pattern']!r:.80}: {err}"
+            ) from err
         out["pattern"] = c["pattern"]
     pattern_text = str(c.get("pattern", ""))[:80]
 
@@ -1516,506 +1231,3 @@ def _sized(
             tests.append(f"len({{x}}) <= {hi}")
         mark(sized, "leaf", " and ".join(tests))
     return out, sized
-
-
-# --------------------------------------------------------------------------------------
-# Code generation: one straight-line function for the common, valid case
-# --------------------------------------------------------------------------------------
-
-
-class _Index:
-    """A list index in a generated path: an expression, known when the code runs."""
-
-    __slots__ = ("expr",)
-
-    def __init__(self, expr: str) -> None:
-        self.expr = expr
-
-
-class _Gen:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.functions: list[str] = []
-        self.pending: list[tuple[list[Any], str]] = []
-        self.ns: dict[str, Any] = {"BAD": BAD, "MISSING": MISSING}
-        self.n = 0
-        #: What the fast code does when a test fails.
-        self.bail = "return BAD"
-        #: The objects the one pass checks field by field: (path, keys, required, known).
-        self.shapes: list[tuple[tuple[Any, ...], tuple[str, ...], frozenset[str], frozenset[str]]]
-        self.shapes = []
-
-    def function(self, check: Check, depth: int) -> str:
-        """Emit ``def fN(value)`` returning the converted value or ``BAD``; return its name."""
-        name = self.var("fn")
-        outer, self.lines = self.lines, []
-        bail, self.bail = self.bail, "return BAD"
-        result = self.node(check, "value", 1, depth)
-        body = "\n".join(self.lines)
-        self.lines, self.bail = outer, bail
-        self.functions.append(f"def {name}(value):\n{body}\n    return {result}\n")
-        return name
-
-    def var(self, prefix: str = "v") -> str:
-        self.n += 1
-        return f"{prefix}{self.n}"
-
-    def const(self, value: Any) -> str:
-        name = self.var("k")
-        self.ns[name] = value
-        return name
-
-    def emit(self, line: str, indent: int) -> None:
-        self.lines.append("    " * indent + line)
-
-    def node(self, check: Check, src: str, indent: int, depth: int) -> str:
-        """Emit code that leaves the converted value in a variable (returned), or returns BAD."""
-        desc: tuple[Any, ...] = getattr(check, "_fast", ())
-        kind = desc[0] if desc and depth < 8 else "call"
-        if kind == "leaf":
-            test = desc[1].format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
-            if test != "True":
-                self.emit(f"if not ({test}): {self.bail}", indent)
-            return src
-        if kind == "optional":
-            out = self.var()
-            self.emit(f"if {src} is None: {out} = None", indent)
-            self.emit("else:", indent)
-            inner = self.node(desc[1], src, indent + 1, depth + 1)
-            self.emit(f"{out} = {inner}", indent + 1)
-            return out
-        if kind == "list":
-            out, item = self.var(), self.var("i")
-            self.emit(f"if type({src}) is not list: {self.bail}", indent)
-            item_desc: tuple[Any, ...] = getattr(desc[1], "_fast", ())
-            if item_desc and item_desc[0] == "object":
-                # A separate function per item type: the fast path calls it, and the
-                # full check tries it first on each item, so rejecting one bad item
-                # does not re-check the good ones the slow way.
-                fn = self.function(desc[1], depth + 1)
-                self.pending.append((desc[2], fn))
-                self.emit(f"{out} = []", indent)
-                self.emit(f"for {item} in {src}:", indent)
-                self.emit(f"{item} = {fn}({item})", indent + 1)
-                self.emit(f"if {item} is BAD: {self.bail}", indent + 1)
-                self.emit(f"{out}.append({item})", indent + 1)
-                return out
-            if item_desc and item_desc[0] == "leaf":
-                self.emit(f"for {item} in {src}:", indent)
-                before = len(self.lines)
-                self.node(desc[1], item, indent + 1, depth + 1)
-                if len(self.lines) == before:
-                    self.lines.pop()
-                self.emit(f"{out} = list({src})", indent)
-                return out
-            self.emit(f"{out} = []", indent)
-            self.emit(f"for {item} in {src}:", indent)
-            r = self.node(desc[1], item, indent + 1, depth + 1)
-            self.emit(f"{out}.append({r})", indent + 1)
-            return out
-        if kind == "object":
-            return self.object(desc[1], src, indent, depth)
-        out = self.var()
-        self.emit(f"{out} = {self.const(check)}({src}, [])", indent)
-        self.emit(f"if {out} is BAD: {self.bail}", indent)
-        return out
-
-    def object(
-        self, fields: list[tuple[str, Check, bool, Any]], src: str, indent: int, depth: int
-    ) -> str:
-        self.emit(f"if type({src}) is not dict: {self.bail}", indent)
-        required = [f for f in fields if f[2]]
-        optional = [f for f in fields if not f[2]]
-        names = {f[0]: self.var("f") for f in fields}
-        if not optional:
-            self.emit(f"if len({src}) != {len(required)}: {self.bail}", indent)
-        if required:
-            self.emit("try:", indent)
-            for key, *_ in required:
-                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
-            self.emit(f"except KeyError: {self.bail}", indent)
-        for key, *_ in optional:
-            self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent)
-        if optional:
-            count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
-            self.emit(f"if len({src}) != {len(required)} + {count}: {self.bail}", indent)
-        out = self.var("o")
-        parts: list[str] = []
-        for key, check, *_ in required:
-            parts.append(f"{key!r}: {self.node(check, names[key], indent, depth + 1)}")
-        self.emit(f"{out} = {{{', '.join(parts)}}}", indent)
-        for key, check, _, default in optional:
-            self.emit(f"if {names[key]} is not MISSING:", indent)
-            r = self.node(check, names[key], indent + 1, depth + 1)
-            self.emit(f"{out}[{key!r}] = {r}", indent + 1)
-            if default is not MISSING:
-                self.emit(f"else: {out}[{key!r}] = {self.const(default)}", indent)
-        return out
-
-    # -- the one pass that also collects the problems ---------------------------------
-
-    def leaf_test(self, desc: tuple[Any, ...], src: str) -> str:
-        return str(desc[1]).format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
-
-    def fail(
-        self, call: str, out: str, path: tuple[Any, ...], indent: int, single: bool = False
-    ) -> None:
-        """Emit the slow branch ``out = call`` that records the problems ``call`` appends.
-
-        ``call`` is the node's full check on ``errs``. Its issues get the node's
-        path at once (innermost key first, as the full check's callers would add
-        them); past ``MAX_ISSUES`` every enclosing check would stop, so the whole
-        validation stops. ``single``: ``call`` is a leaf check, which appends
-        exactly one error without a path, so that error is given its path inline.
-        """
-        self.emit("if errs is None: errs = []", indent)
-        if not single:
-            self.emit("start = len(errs)", indent)
-        self.emit(f"{out} = {call}", indent)
-        self.emit(f"if {out} is BAD:", indent)
-        self.emit("bad += 1", indent + 1)
-        if path:
-            rpath = list(reversed(path))
-            keys = ", ".join(k.expr if isinstance(k, _Index) else repr(k) for k in rpath)
-            if single:
-                self.emit(f"errs[-1].rpath = [{keys}]", indent + 1)
-            elif any(isinstance(k, _Index) for k in rpath):
-                self.emit(f"PREFIX(errs, start, [{keys}])", indent + 1)
-            else:
-                self.emit(f"PREFIX(errs, start, {self.const(rpath)})", indent + 1)
-        self.emit("if len(errs) >= MAX_ISSUES: return DONE(value, errs, 0)", indent + 1)
-
-    def spine(self, check: Check, src: str, path: tuple[Any, ...], indent: int, depth: int) -> str:
-        """Emit code leaving the converted value in a variable (returned); never returns early.
-
-        The fast tests run inline as in ``node``; where one fails, the node's
-        full check runs on that value alone and its problems are recorded, then
-        the pass goes on with the next value, so a rejected input is walked once.
-        """
-        desc: Any = getattr(check, "_fast", ())
-        kind = desc[0] if desc and depth < 8 else "call"
-        full = self.const(check)
-        if kind == "leaf" and src != "value":
-            test = self.leaf_test(desc, src)
-            if test != "True":
-                self.emit(f"if not ({test}):", indent)
-                self.fail(f"{full}({src}, errs)", src, path, indent + 1, single=True)
-            return src
-        if kind == "object":
-            return self.spine_object(check, desc[1], src, path, indent, depth)
-        out = self.var()
-        inner: tuple[Any, ...] = getattr(desc[1], "_fast", ()) if len(desc) > 1 else ()
-        inner_kind = inner[0] if inner and depth + 1 < 8 else "call"
-        if kind == "optional" and inner_kind == "leaf":
-            test = self.leaf_test(inner, src)
-            self.emit(f"{out} = {src}", indent)
-            if test != "True":
-                self.emit(f"if {src} is not None and not ({test}):", indent)
-                self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
-            return out
-        if kind == "list" and inner_kind in ("leaf", "object"):
-            item = self.var("i")
-            self.emit(f"if type({src}) is list:", indent)
-            if inner_kind == "object":
-                # The full check tries the item's fast function first on each item.
-                self.pending.append((desc[2], self.function(desc[1], depth + 1)))
-                self.emit(f"{out} = []", indent + 1)
-                self.emit(f"for {item} in {src}:", indent + 1)
-                where = (*path, _Index(f"len({out})"))
-                r = self.spine(desc[1], item, where, indent + 2, depth + 1)
-                self.emit(f"{out}.append({r})", indent + 2)
-            else:
-                test = self.leaf_test(inner, item)
-                if test != "True":
-                    self.emit(f"for {item} in {src}:", indent + 1)
-                    self.emit(f"if not ({test}):", indent + 2)
-                    self.fail(f"{full}({src}, errs)", out, path, indent + 3)
-                    self.emit("break", indent + 3)
-                    self.emit("else:", indent + 1)
-                    self.emit(f"{out} = list({src})", indent + 2)
-                else:
-                    self.emit(f"{out} = list({src})", indent + 1)
-            self.emit("else:", indent)
-            self.fail(f"{full}({src}, errs)", out, path, indent + 1)
-            return out
-        if kind in ("optional", "list", "leaf"):
-            # A fast function for the whole node; the full check only when it fails.
-            self.emit(f"{out} = {self.function(check, depth)}({src})", indent)
-        else:
-            self.emit(f"{out} = {full}({src}, [])", indent)
-        self.emit(f"if {out} is BAD:", indent)
-        self.fail(f"{full}({src}, errs)", out, path, indent + 1)
-        return out
-
-    def spine_object(
-        self,
-        check: Check,
-        fields: list[tuple[str, Check, bool, Any]],
-        src: str,
-        path: tuple[Any, ...],
-        indent: int,
-        depth: int,
-    ) -> str:
-        required = [f for f in fields if f[2]]
-        optional = [f for f in fields if not f[2]]
-        names = {f[0]: self.var("f") for f in fields}
-        self.shapes.append(
-            (
-                tuple(None if isinstance(k, _Index) else k for k in path),
-                tuple(f[0] for f in fields),
-                frozenset(f[0] for f in required),
-                frozenset(f[0] for f in fields),
-            )
-        )
-        root = src == "value"
-        out = self.var("o")
-        if root:
-            # The input itself: a wrong shape is reported by the full check, from scratch.
-            self.emit(f"if type({src}) is not dict: return FALLBACK(value)", indent)
-            if not optional:
-                self.emit(f"if len({src}) != {len(required)}: return FALLBACK(value)", indent)
-            if required:
-                self.emit("try:", indent)
-                for key, *_ in required:
-                    self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
-                self.emit("except KeyError: return FALLBACK(value)", indent)
-            for key, *_ in optional:
-                self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent)
-            if optional:
-                count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
-                self.emit(
-                    f"if len({src}) != {len(required)} + {count}: return FALLBACK(value)", indent
-                )
-            body = indent
-        elif not optional:
-            # Only required keys: one ``try`` reads them, and a wrong shape (not a
-            # dict, or another number of keys) joins a missing key in ``except``.
-            self.emit("try:", indent)
-            self.emit(
-                f"if type({src}) is not dict or len({src}) != {len(required)}: raise KeyError",
-                indent + 1,
-            )
-            for key, *_ in required:
-                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
-            self.emit("except KeyError:", indent)
-            self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
-            self.emit("else:", indent)
-            body = indent + 1
-        else:
-            ok = self.var("ok")
-            self.emit(f"{ok} = type({src}) is dict", indent)
-            self.emit(f"if {ok}:", indent)
-            if not optional:
-                self.emit(f"{ok} = len({src}) == {len(required)}", indent + 1)
-            if required:
-                self.emit("try:", indent + 1)
-                for key, *_ in required:
-                    self.emit(f"{names[key]} = {src}[{key!r}]", indent + 2)
-                self.emit(f"except KeyError: {ok} = False", indent + 1)
-            for key, *_ in optional:
-                self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent + 1)
-            if optional:
-                count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
-                self.emit(f"if len({src}) != {len(required)} + {count}: {ok} = False", indent + 1)
-            self.emit(f"if {ok}:", indent)
-            body = indent + 1
-        # Fields in declaration order: the order the full check meets them in a
-        # well-ordered input, so problems are recorded in the same order.
-        for key, field, is_required, default in fields:
-            var = names[key]
-            if is_required:
-                r = self.spine(field, var, (*path, key), body, depth + 1)
-                if r != var:
-                    self.emit(f"{var} = {r}", body)
-                continue
-            self.emit(f"if {var} is not MISSING:", body)
-            before = len(self.lines)
-            r = self.spine(field, var, (*path, key), body + 1, depth + 1)
-            if r != var:
-                self.emit(f"{var} = {r}", body + 1)
-            if len(self.lines) == before:
-                self.emit("pass", body + 1)
-            if default is not MISSING:
-                self.emit(f"else: {var} = {self.const(default)}", body)
-        # The result keys in the fast path's order: required first, then the others.
-        literal = [k for k, *_ in required]
-        rest = list(optional)
-        while rest and rest[0][3] is not MISSING:
-            literal.append(rest.pop(0)[0])
-        parts = ", ".join(f"{k!r}: {names[k]}" for k in literal)
-        self.emit(f"{out} = {{{parts}}}", body)
-        for key, _, _, default in rest:
-            if default is MISSING:
-                self.emit(f"if {names[key]} is not MISSING: {out}[{key!r}] = {names[key]}", body)
-            else:
-                self.emit(f"{out}[{key!r}] = {names[key]}", body)
-        if not root and optional:
-            self.emit("else:", indent)
-            self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
-        return out
-
-
-_STUB = compile(
-    "def validate(value, /, library_options=None):\n    return FIRST(value, library_options)\n",
-    "<standard_tool validator>",
-    "exec",
-)
-
-
-def _prefix_path(errs: list[Err], start: int, keys: list[Any]) -> None:
-    for i in range(start, len(errs)):
-        errs[i].rpath.extend(keys)
-
-
-#: An object the one pass checked field by field: its keys in order, the required
-#: and known keys, and the objects inside it the pass checked the same way, each
-#: as ``(key, items, shape)`` (``items``: the shape of each item of a list there).
-_Shape: TypeAlias = (
-    "tuple[tuple[str, ...], frozenset[str], frozenset[str], tuple[tuple[str, bool, _Shape], ...]]"
-)
-
-
-def _shape_tree(
-    shapes: list[tuple[tuple[Any, ...], tuple[str, ...], frozenset[str], frozenset[str]]],
-    path: tuple[Any, ...] = (),
-) -> _Shape | None:
-    for where, keys, required, known in shapes:
-        if where == path:
-            children: list[tuple[str, bool, _Shape]] = []
-            for key in keys:
-                for items, sub_path in ((False, (*path, key)), (True, (*path, key, None))):
-                    sub = _shape_tree(shapes, sub_path)
-                    if sub is not None:
-                        children.append((key, items, sub))
-            return keys, required, known, tuple(children)
-    return None
-
-
-def _in_order(value: Any, shape: _Shape) -> bool:
-    """Whether the one pass met the problems in the order the full check meets them.
-
-    The pass checks an object's fields in declaration order; the full check in
-    the input's key order. They agree when every object the pass checked field
-    by field lists its keys in declaration order (objects of the wrong shape
-    were handed to the full check whole, so their order does not matter).
-    """
-    keys, required, known, children = shape
-    if type(value) is not dict:
-        return True
-    obj = cast("dict[str, Any]", value)
-    present = obj.keys()
-    if not (present >= required and present <= known):
-        return True
-    rest = iter(keys)
-    if not all(k in rest for k in present):
-        return False
-    for key, items, sub in children:
-        if key in present:
-            child = obj[key]
-            if not items:
-                if not _in_order(child, sub):
-                    return False
-            elif type(child) is list and not all(_in_order(x, sub) for x in _items(child)):
-                return False
-    return True
-
-
-def generate(
-    check: Check,
-    success: Callable[[Any], Any] | None,
-    failure: Callable[..., Any],
-    report: Callable[[list[Err]], Any],
-    *,
-    raises: bool = False,
-) -> Callable[..., Any]:
-    """Return ``validate(value)``: straight-line generated code, one pass over the value.
-
-    A valid value the fast path covers returns ``success(converted)`` (the
-    converted value itself when ``success`` is ``None``). Where a
-    fast test fails, that value alone goes through its full check, its problems
-    are recorded with their path, and the pass goes on; at the end an invalid
-    value returns ``report(errs)``, the same problems in the same order as the
-    full check, ``failure(value)``, would find (with ``raises``, ``report(errs)``
-    returns an exception, which is raised). ``failure(value)`` is still used
-    when the input is not an object of the right keys, and when its keys come in
-    an order that would make the full check report problems in another order.
-
-    Compiling source costs about half a millisecond, so it happens on the first
-    call, not at decoration: the returned function starts as a stub and its
-    ``__code__`` is replaced in place by the generated code (same globals, no
-    closure), so callers that captured it keep the fast version.
-    """
-    ns: dict[str, Any] = {}
-    exec(_STUB, ns)
-    validate = cast("Callable[..., Any]", ns["validate"])
-    lock = threading.Lock()
-
-    def first(value: Any, library_options: Any) -> Any:
-        with lock:
-            if validate.__code__.co_name == "validate":
-                _install(validate, ns, check, success, failure, report, raises)
-        return validate(value, library_options)
-
-    ns["FIRST"] = first
-    return validate
-
-
-def _install(
-    validate: Callable[..., Any],
-    ns: dict[str, Any],
-    check: Check,
-    success: Callable[[Any], Any] | None,
-    failure: Callable[..., Any],
-    report: Callable[[list[Err]], Any],
-    raises: bool,
-) -> None:
-    gen = _Gen()
-    desc: tuple[Any, ...] = getattr(check, "_fast", ())
-    if desc and desc[0] == "leaf":
-        test = gen.leaf_test(desc, "value")
-        gen.emit(f"if not ({test}): return FALLBACK(value)", 1)
-        result = "value"
-    else:
-        result = gen.spine(check, "value", (), 1, 0)
-    shape = _shape_tree(gen.shapes)
-
-    def done(value: Any, errs: list[Err], failed: int) -> Any:
-        # Several failed values, or an early stop: the problems are the full
-        # check's when the keys come in declaration order.
-        if shape is None or _in_order(value, shape):
-            if raises:
-                raise report(errs)
-            return report(errs)
-        return failure(value)
-
-    gen.ns.update(
-        SUCCESS=success,
-        FALLBACK=failure,
-        REPORT=report,
-        DONE=done,
-        PREFIX=_prefix_path,
-        MAX_ISSUES=MAX_ISSUES,
-    )
-    # One failed value (and no early stop): its problems are the only ones, whatever
-    # the order of the keys.
-    one = "raise REPORT(errs)" if raises else "return REPORT(errs)"
-    body = "\n".join(gen.lines)
-    source = "\n".join(
-        [
-            *gen.functions,
-            "def validate_fast(value, /, library_options=None):",
-            "    errs = None",
-            "    bad = 0",
-            body,
-            f"    if bad == 1: {one}",
-            "    if bad: return DONE(value, errs, bad)",
-            f"    return {result if success is None else f'SUCCESS({result})'}\n",
-        ]
-    )
-    code = compile(source, "<standard_tool validator>", "exec")
-    ns.update(gen.ns)
-    exec(code, ns)
-    for accel, name in gen.pending:
-        if not accel:
-            accel.append(ns[name])
-    validate.__code__ = ns["validate_fast"].__code__

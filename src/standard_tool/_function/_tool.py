@@ -7,7 +7,8 @@ and a plain-Python validator that accepts exactly what that schema accepts. The
 tool itself comes from the core builder, so sync/async handling, ``formatted()``
 and immutability are the core's.
 
-Imports only the standard library, ``typing_extensions`` and the core.
+Layer: function tools (imports only standard_tool._core, standard_tool._shared and this
+package; pydantic/msgspec lazily).
 """
 
 from __future__ import annotations
@@ -29,20 +30,10 @@ from standard_tool._core import (
     ToolDefinitionError,
     standard_tool,
 )
-from standard_tool._fn_docstring import parse_docstring
-from standard_tool._typeschema import (
-    BAD,
-    MAX_ISSUES,
-    META_MARKER,
-    MISSING,
-    Check,
-    Compiler,
-    Err,
-    Param,
-    TypeSchemaError,
-    generate,
-    to_json,
-)
+from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err
+from standard_tool._function._codegen import generate
+from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
+from standard_tool._function._docstring import parse_docstring
 
 __all__ = ["Meta", "Param", "tool"]
 
@@ -284,7 +275,7 @@ class _Compiled:
                 continue
             try:
                 schema, check, info = compiler.compile(annotation, where)
-            except TypeSchemaError as err:
+            except ToolDefinitionError as err:
                 problems.append(str(err))
                 continue
             if p.kind is p.VAR_KEYWORD:
@@ -315,7 +306,7 @@ class _Compiled:
             out = Compiler(globalns, python=True)
             try:
                 schema, check, _ = out.compile(returns, "return annotation")
-            except TypeSchemaError as err:
+            except ToolDefinitionError as err:
                 problems.append(str(err))
             else:
                 self.output_schema = FunctionSchema(f"{label} output", check, out.root(schema))

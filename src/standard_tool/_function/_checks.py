@@ -1,0 +1,227 @@
+"""The checks' common vocabulary: the invalid marker, one problem, and the leaf checks.
+
+A check is ``check(value, errs)``: it returns the (converted) value, or ``BAD``
+after appending its problems to ``errs``. Leaf checks (string, integer, ...) are
+the building blocks every compiled check and the generated code share.
+
+Layer: function tools (imports only standard_tool._core, standard_tool._shared and this
+package; pydantic/msgspec lazily).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from typing_extensions import TypeAlias
+
+__all__ = ["BAD", "MAX_DEPTH", "MAX_ISSUES", "MISSING", "Check", "Err", "excerpt", "mark"]
+
+#: How deep a recursive type may nest in one value before validation stops.
+MAX_DEPTH = 64
+#: How many problems one validation collects before it stops looking.
+MAX_ISSUES = 50
+
+_EXCERPT = 40
+
+
+class _Bad:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<invalid>"
+
+
+#: What a check returns for an invalid value (its problems are appended to ``errs``).
+BAD: Any = _Bad()
+
+
+class Err:
+    """One problem found by a check; ``rpath`` is the path, innermost key first."""
+
+    __slots__ = ("expected", "message", "rpath")
+
+    def __init__(self, message: str, expected: str | None = None) -> None:
+        self.message = message
+        self.expected = expected
+        self.rpath: list[Any] = []
+
+
+#: A missing value (no default, an absent key).
+MISSING: Any = object()
+
+#: A compiled check: returns the (converted) value, or ``BAD`` after appending errors.
+Check: TypeAlias = Callable[[Any, "list[Err]"], Any]
+
+
+# --------------------------------------------------------------------------------------
+# Messages
+# --------------------------------------------------------------------------------------
+
+
+def excerpt(value: object) -> str:
+    """Describe a value in a few words, never printing more than a short excerpt."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"integer ({value.bit_length()} bits)"
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        if len(value) <= _EXCERPT:
+            return f"string {value!r}"
+        return f"string {value[:_EXCERPT]!r}... ({len(value)} characters)"
+    if isinstance(value, list):
+        n = size_of(value)
+        return f"array ({n} item{'' if n == 1 else 's'})"
+    if isinstance(value, dict):
+        n = size_of(value)
+        return f"object ({n} propert{'y' if n == 1 else 'ies'})"
+    return f"Python {type(value).__qualname__[:_EXCERPT]}"
+
+
+def size_of(value: Any) -> int:
+    return len(value)
+
+
+def entries(value: Any) -> Any:
+    """``value.items()`` of a dict known only as ``Any`` (keeps both type checkers quiet)."""
+    return value.items()
+
+
+def items_of(value: Any) -> Any:
+    return value
+
+
+def type_err(expected: str, value: object) -> Err:
+    return Err(f"expected {expected}, got {excerpt(value)}", expected)
+
+
+def prefix(errs: list[Err], start: int, key: Any) -> None:
+    for i in range(start, len(errs)):
+        errs[i].rpath.append(key)
+
+
+def short(obj: object) -> str:
+    text = getattr(obj, "__qualname__", None) or repr(obj)
+    text = str(text)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def type_name(tp: object) -> str:
+    if isinstance(tp, type):
+        return tp.__qualname__
+    return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
+
+
+# --------------------------------------------------------------------------------------
+# Leaf checks
+# --------------------------------------------------------------------------------------
+
+
+def check_str(v: Any, errs: list[Err]) -> Any:
+    if type(v) is str or isinstance(v, str):
+        return v
+    errs.append(type_err("string", v))
+    return BAD
+
+
+def check_int(v: Any, errs: list[Err]) -> Any:
+    t = v.__class__
+    if t is int:
+        return v
+    if t is float and v.is_integer():
+        return int(v)
+    if isinstance(v, int) and t is not bool:
+        return int(v)
+    errs.append(type_err("integer", v))
+    return BAD
+
+
+def check_number(v: Any, errs: list[Err]) -> Any:
+    t = v.__class__
+    if t is float or t is int or (isinstance(v, (int, float)) and t is not bool):
+        return v
+    errs.append(type_err("number", v))
+    return BAD
+
+
+def check_bool(v: Any, errs: list[Err]) -> Any:
+    if v is True or v is False:
+        return v
+    errs.append(type_err("boolean", v))
+    return BAD
+
+
+def check_null(v: Any, errs: list[Err]) -> Any:
+    if v is None:
+        return v
+    errs.append(type_err("null", v))
+    return BAD
+
+
+def check_any(v: Any, errs: list[Err]) -> Any:
+    return v
+
+
+def mark(check: Check, *desc: Any) -> Check:
+    """Describe a check for the code generator (see ``generate``).
+
+    A ``"leaf"`` check appends exactly one ``Err``, with an empty path, when it
+    fails: the generated code gives that one error its path in place.
+    """
+    check.__dict__["_fast"] = desc
+    return check
+
+
+mark(check_str, "leaf", "type({x}) is str")
+mark(check_int, "leaf", "type({x}) is int")
+mark(check_number, "leaf", "(type({x}) is float or type({x}) is int)")
+mark(check_bool, "leaf", "type({x}) is bool")
+mark(check_null, "leaf", "{x} is None")
+mark(check_any, "leaf", "True")
+
+
+def format_check(expected: str, parse: Callable[[str], Any]) -> Check:
+    def check(v: Any, errs: list[Err]) -> Any:
+        if isinstance(v, str):
+            out = parse(v)
+            if out is not None:
+                return out
+            errs.append(Err(f"expected {expected}, got {excerpt(v)}"))
+            return BAD
+        errs.append(type_err("string", v))
+        return BAD
+
+    return check
+
+
+def instance_check(
+    cls: type | tuple[type, ...], expected: str, exclude: type | None = None
+) -> Check:
+    def check(v: Any, errs: list[Err]) -> Any:
+        if isinstance(v, cls) and (exclude is None or not isinstance(v, exclude)):
+            return v
+        errs.append(type_err(expected, v))
+        return BAD
+
+    return check
+
+
+check_py_int = mark(instance_check(int, "integer", bool), "leaf", "type({x}) is int")
+
+
+class NoClass:
+    """The class of no value (never instantiated)."""
+
+
+#: Checks that return a value of either exact class unchanged (and append nothing).
+EXACT: dict[Check, tuple[type, type]] = {
+    check_int: (int, int),
+    check_py_int: (int, int),
+    check_number: (int, float),
+}
