@@ -10,12 +10,14 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import dataclasses
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from typing_extensions import TypeAlias
 
-__all__ = ["BAD", "MAX_DEPTH", "MAX_ISSUES", "MISSING", "Check", "Err", "excerpt", "mark"]
+__all__ = ["BAD", "MAX_DEPTH", "MAX_ISSUES", "MISSING", "Check", "Err", "excerpt"]
 
 #: How deep a recursive type may nest in one value before validation stops.
 MAX_DEPTH = 64
@@ -168,22 +170,94 @@ def check_any(v: Any, errs: list[Err]) -> Any:
     return v
 
 
-def mark(check: Check, *desc: Any) -> Check:
-    """Describe a check for the code generator (see ``generate``).
+#: ``render(value_expr, constant)``: the source of a test; ``constant(obj)`` binds
+#: ``obj`` in the generated code's namespace and returns the name to write.
+Render: TypeAlias = Callable[[str, Callable[[Any], str]], str]
 
-    A ``"leaf"`` check appends exactly one ``Err``, with an empty path, when it
-    fails: the generated code gives that one error its path in place.
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Leaf:
+    """A check the generated code inlines as one test of the value.
+
+    When the test fails, the check appends exactly one ``Err`` with an empty
+    path, so the generated code can give that error its path in place.
     """
-    check.__dict__["_fast"] = desc
+
+    render: Render
+    #: The test is always true (``Any``): the generated code leaves it out.
+    trivial: bool = False
+
+    def test(self, src: str, constant: Callable[[Any], str]) -> str:
+        """Return the test's source for the value ``src``."""
+        return "True" if self.trivial else self.render(src, constant)
+
+    def also(self, render: Render) -> Leaf:
+        """Return a leaf that also requires ``render``'s test."""
+        first = self.render
+        if self.trivial:
+            return Leaf(render)
+        return Leaf(lambda x, k: f"{first(x, k)} and {render(x, k)}")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OptionalOf:
+    """``None`` or what ``inner`` accepts (its errors read "X or null")."""
+
+    inner: Check
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListOf:
+    """A JSON array of ``item`` converted to a list.
+
+    ``accel`` receives the generated fast check of one item once there is one:
+    the full check tries it first on each item.
+    """
+
+    item: Check
+    accel: list[Callable[[Any], Any]]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Field:
+    """One property of an object: its key, check, whether it is required, its default."""
+
+    key: str
+    check: Check
+    required: bool
+    default: Any
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectOf:
+    """A JSON object of known properties, unknown ones refused, converted to a dict."""
+
+    fields: tuple[Field, ...]
+
+
+#: What the code generator knows of a check it may inline.
+Shape: TypeAlias = "Leaf | OptionalOf | ListOf | ObjectOf"
+
+_SHAPES: weakref.WeakKeyDictionary[Check, Shape] = weakref.WeakKeyDictionary()
+
+
+def describe(check: Check, shape: Shape) -> Check:
+    """Record what ``check`` does, for the code generator; return ``check``."""
+    _SHAPES[check] = shape
     return check
 
 
-mark(check_str, "leaf", "type({x}) is str")
-mark(check_int, "leaf", "type({x}) is int")
-mark(check_number, "leaf", "(type({x}) is float or type({x}) is int)")
-mark(check_bool, "leaf", "type({x}) is bool")
-mark(check_null, "leaf", "{x} is None")
-mark(check_any, "leaf", "True")
+def shape_of(check: Check) -> Shape | None:
+    """Return what ``describe`` recorded for ``check`` (``None``: call it as is)."""
+    return _SHAPES.get(check)
+
+
+describe(check_str, Leaf(lambda x, k: f"type({x}) is str"))
+describe(check_int, Leaf(lambda x, k: f"type({x}) is int"))
+describe(check_number, Leaf(lambda x, k: f"(type({x}) is float or type({x}) is int)"))
+describe(check_bool, Leaf(lambda x, k: f"type({x}) is bool"))
+describe(check_null, Leaf(lambda x, k: f"{x} is None"))
+describe(check_any, Leaf(lambda x, k: "True", trivial=True))
 
 
 def format_check(expected: str, parse: Callable[[str], Any]) -> Check:
@@ -212,7 +286,9 @@ def instance_check(
     return check
 
 
-check_py_int = mark(instance_check(int, "integer", bool), "leaf", "type({x}) is int")
+check_py_int = describe(
+    instance_check(int, "integer", bool), Leaf(lambda x, k: f"type({x}) is int")
+)
 
 
 class NoClass:

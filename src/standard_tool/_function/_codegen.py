@@ -6,15 +6,31 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import itertools
+import linecache
 import threading
 from collections.abc import Callable
 from typing import Any, cast
 
 from typing_extensions import TypeAlias
 
-from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, items_of
+from standard_tool._function._checks import (
+    BAD,
+    MAX_ISSUES,
+    MISSING,
+    Check,
+    Err,
+    Field,
+    Leaf,
+    ListOf,
+    ObjectOf,
+    OptionalOf,
+    items_of,
+    shape_of,
+)
+from standard_tool._shared import truncate_text
 
-__all__ = ["generate"]
+__all__ = ["exec_generated", "generate"]
 
 # --------------------------------------------------------------------------------------
 # Code generation: one straight-line function for the common, valid case
@@ -28,6 +44,10 @@ class _Index:
 
     def __init__(self, expr: str) -> None:
         self.expr = expr
+
+
+def _rows(fields: tuple[Field, ...]) -> list[tuple[str, Check, bool, Any]]:
+    return [(f.key, f.check, f.required, f.default) for f in fields]
 
 
 class _Gen:
@@ -68,59 +88,56 @@ class _Gen:
 
     def node(self, check: Check, src: str, indent: int, depth: int) -> str:
         """Emit code that leaves the converted value in a variable (returned), or returns BAD."""
-        desc: tuple[Any, ...] = getattr(check, "_fast", ())
-        kind = desc[0] if desc and depth < 8 else "call"
-        if kind == "leaf":
-            test = desc[1].format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
-            if test != "True":
-                self.emit(f"if not ({test}): {self.bail}", indent)
+        shape = shape_of(check) if depth < 8 else None
+        if isinstance(shape, Leaf):
+            if not shape.trivial:
+                self.emit(f"if not ({shape.test(src, self.const)}): {self.bail}", indent)
             return src
-        if kind == "optional":
+        if isinstance(shape, OptionalOf):
             out = self.var()
             self.emit(f"if {src} is None: {out} = None", indent)
             self.emit("else:", indent)
-            inner = self.node(desc[1], src, indent + 1, depth + 1)
+            inner = self.node(shape.inner, src, indent + 1, depth + 1)
             self.emit(f"{out} = {inner}", indent + 1)
             return out
-        if kind == "list":
+        if isinstance(shape, ListOf):
             out, item = self.var(), self.var("i")
             self.emit(f"if type({src}) is not list: {self.bail}", indent)
-            item_desc: tuple[Any, ...] = getattr(desc[1], "_fast", ())
-            if item_desc and item_desc[0] == "object":
+            item_shape = shape_of(shape.item)
+            if isinstance(item_shape, ObjectOf):
                 # A separate function per item type: the fast path calls it, and the
                 # full check tries it first on each item, so rejecting one bad item
                 # does not re-check the good ones the slow way.
-                fn = self.function(desc[1], depth + 1)
-                self.pending.append((desc[2], fn))
+                fn = self.function(shape.item, depth + 1)
+                self.pending.append((shape.accel, fn))
                 self.emit(f"{out} = []", indent)
                 self.emit(f"for {item} in {src}:", indent)
                 self.emit(f"{item} = {fn}({item})", indent + 1)
                 self.emit(f"if {item} is BAD: {self.bail}", indent + 1)
                 self.emit(f"{out}.append({item})", indent + 1)
                 return out
-            if item_desc and item_desc[0] == "leaf":
+            if isinstance(item_shape, Leaf):
                 self.emit(f"for {item} in {src}:", indent)
                 before = len(self.lines)
-                self.node(desc[1], item, indent + 1, depth + 1)
+                self.node(shape.item, item, indent + 1, depth + 1)
                 if len(self.lines) == before:
                     self.lines.pop()
                 self.emit(f"{out} = list({src})", indent)
                 return out
             self.emit(f"{out} = []", indent)
             self.emit(f"for {item} in {src}:", indent)
-            r = self.node(desc[1], item, indent + 1, depth + 1)
+            r = self.node(shape.item, item, indent + 1, depth + 1)
             self.emit(f"{out}.append({r})", indent + 1)
             return out
-        if kind == "object":
-            return self.object(desc[1], src, indent, depth)
+        if isinstance(shape, ObjectOf):
+            return self.object(shape.fields, src, indent, depth)
         out = self.var()
         self.emit(f"{out} = {self.const(check)}({src}, [])", indent)
         self.emit(f"if {out} is BAD: {self.bail}", indent)
         return out
 
-    def object(
-        self, fields: list[tuple[str, Check, bool, Any]], src: str, indent: int, depth: int
-    ) -> str:
+    def object(self, shape_fields: tuple[Field, ...], src: str, indent: int, depth: int) -> str:
+        fields = _rows(shape_fields)
         self.emit(f"if type({src}) is not dict: {self.bail}", indent)
         required = [f for f in fields if f[2]]
         optional = [f for f in fields if not f[2]]
@@ -130,30 +147,31 @@ class _Gen:
         if required:
             self.emit("try:", indent)
             for key, *_ in required:
-                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
+                self.emit(f"{names[key]} = {src}[{self.key(key)}]", indent + 1)
             self.emit(f"except KeyError: {self.bail}", indent)
         for key, *_ in optional:
-            self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent)
+            self.emit(f"{names[key]} = {src}.get({self.key(key)}, MISSING)", indent)
         if optional:
             count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
             self.emit(f"if len({src}) != {len(required)} + {count}: {self.bail}", indent)
         out = self.var("o")
         parts: list[str] = []
         for key, check, *_ in required:
-            parts.append(f"{key!r}: {self.node(check, names[key], indent, depth + 1)}")
+            parts.append(f"{self.key(key)}: {self.node(check, names[key], indent, depth + 1)}")
         self.emit(f"{out} = {{{', '.join(parts)}}}", indent)
         for key, check, _, default in optional:
             self.emit(f"if {names[key]} is not MISSING:", indent)
             r = self.node(check, names[key], indent + 1, depth + 1)
-            self.emit(f"{out}[{key!r}] = {r}", indent + 1)
+            self.emit(f"{out}[{self.key(key)}] = {r}", indent + 1)
             if default is not MISSING:
-                self.emit(f"else: {out}[{key!r}] = {self.const(default)}", indent)
+                self.emit(f"else: {out}[{self.key(key)}] = {self.const(default)}", indent)
         return out
 
     # -- the one pass that also collects the problems ---------------------------------
 
-    def leaf_test(self, desc: tuple[Any, ...], src: str) -> str:
-        return str(desc[1]).format(x=src, c=self.const(desc[2]) if len(desc) > 2 else "")
+    def key(self, key: Any) -> str:
+        """Bind ``key`` (a property name) as a constant; return its name."""
+        return self.const(key)
 
     def fail(
         self, call: str, out: str, path: tuple[Any, ...], indent: int, single: bool = False
@@ -174,7 +192,7 @@ class _Gen:
         self.emit("bad += 1", indent + 1)
         if path:
             rpath = list(reversed(path))
-            keys = ", ".join(k.expr if isinstance(k, _Index) else repr(k) for k in rpath)
+            keys = ", ".join(k.expr if isinstance(k, _Index) else self.const(k) for k in rpath)
             if single:
                 self.emit(f"errs[-1].rpath = [{keys}]", indent + 1)
             elif any(isinstance(k, _Index) for k in rpath):
@@ -190,41 +208,45 @@ class _Gen:
         full check runs on that value alone and its problems are recorded, then
         the pass goes on with the next value, so a rejected input is walked once.
         """
-        desc: Any = getattr(check, "_fast", ())
-        kind = desc[0] if desc and depth < 8 else "call"
+        shape = shape_of(check) if depth < 8 else None
         full = self.const(check)
-        if kind == "leaf" and src != "value":
-            test = self.leaf_test(desc, src)
-            if test != "True":
-                self.emit(f"if not ({test}):", indent)
+        if isinstance(shape, Leaf) and src != "value":
+            if not shape.trivial:
+                self.emit(f"if not ({shape.test(src, self.const)}):", indent)
                 self.fail(f"{full}({src}, errs)", src, path, indent + 1, single=True)
             return src
-        if kind == "object":
-            return self.spine_object(check, desc[1], src, path, indent, depth)
+        if isinstance(shape, ObjectOf):
+            return self.spine_object(check, shape.fields, src, path, indent, depth)
         out = self.var()
-        inner: tuple[Any, ...] = getattr(desc[1], "_fast", ()) if len(desc) > 1 else ()
-        inner_kind = inner[0] if inner and depth + 1 < 8 else "call"
-        if kind == "optional" and inner_kind == "leaf":
-            test = self.leaf_test(inner, src)
+        inner_check = (
+            shape.inner
+            if isinstance(shape, OptionalOf)
+            else shape.item
+            if isinstance(shape, ListOf)
+            else None
+        )
+        inner = shape_of(inner_check) if inner_check is not None and depth + 1 < 8 else None
+        if isinstance(shape, OptionalOf) and isinstance(inner, Leaf):
             self.emit(f"{out} = {src}", indent)
-            if test != "True":
+            if not inner.trivial:
+                test = inner.test(src, self.const)
                 self.emit(f"if {src} is not None and not ({test}):", indent)
                 self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
             return out
-        if kind == "list" and inner_kind in ("leaf", "object"):
+        if isinstance(shape, ListOf) and isinstance(inner, (Leaf, ObjectOf)):
             item = self.var("i")
             self.emit(f"if type({src}) is list:", indent)
-            if inner_kind == "object":
+            if isinstance(inner, ObjectOf):
                 # The full check tries the item's fast function first on each item.
-                self.pending.append((desc[2], self.function(desc[1], depth + 1)))
+                self.pending.append((shape.accel, self.function(shape.item, depth + 1)))
                 self.emit(f"{out} = []", indent + 1)
                 self.emit(f"for {item} in {src}:", indent + 1)
                 where = (*path, _Index(f"len({out})"))
-                r = self.spine(desc[1], item, where, indent + 2, depth + 1)
+                r = self.spine(shape.item, item, where, indent + 2, depth + 1)
                 self.emit(f"{out}.append({r})", indent + 2)
             else:
-                test = self.leaf_test(inner, item)
-                if test != "True":
+                if not inner.trivial:
+                    test = inner.test(item, self.const)
                     self.emit(f"for {item} in {src}:", indent + 1)
                     self.emit(f"if not ({test}):", indent + 2)
                     self.fail(f"{full}({src}, errs)", out, path, indent + 3)
@@ -236,7 +258,7 @@ class _Gen:
             self.emit("else:", indent)
             self.fail(f"{full}({src}, errs)", out, path, indent + 1)
             return out
-        if kind in ("optional", "list", "leaf"):
+        if isinstance(shape, (OptionalOf, ListOf, Leaf)):
             # A fast function for the whole node; the full check only when it fails.
             self.emit(f"{out} = {self.function(check, depth)}({src})", indent)
         else:
@@ -248,12 +270,13 @@ class _Gen:
     def spine_object(
         self,
         check: Check,
-        fields: list[tuple[str, Check, bool, Any]],
+        shape_fields: tuple[Field, ...],
         src: str,
         path: tuple[Any, ...],
         indent: int,
         depth: int,
     ) -> str:
+        fields = _rows(shape_fields)
         required = [f for f in fields if f[2]]
         optional = [f for f in fields if not f[2]]
         names = {f[0]: self.var("f") for f in fields}
@@ -275,10 +298,10 @@ class _Gen:
             if required:
                 self.emit("try:", indent)
                 for key, *_ in required:
-                    self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
+                    self.emit(f"{names[key]} = {src}[{self.key(key)}]", indent + 1)
                 self.emit("except KeyError: return FALLBACK(value)", indent)
             for key, *_ in optional:
-                self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent)
+                self.emit(f"{names[key]} = {src}.get({self.key(key)}, MISSING)", indent)
             if optional:
                 count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
                 self.emit(
@@ -294,7 +317,7 @@ class _Gen:
                 indent + 1,
             )
             for key, *_ in required:
-                self.emit(f"{names[key]} = {src}[{key!r}]", indent + 1)
+                self.emit(f"{names[key]} = {src}[{self.key(key)}]", indent + 1)
             self.emit("except KeyError:", indent)
             self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
             self.emit("else:", indent)
@@ -308,10 +331,10 @@ class _Gen:
             if required:
                 self.emit("try:", indent + 1)
                 for key, *_ in required:
-                    self.emit(f"{names[key]} = {src}[{key!r}]", indent + 2)
+                    self.emit(f"{names[key]} = {src}[{self.key(key)}]", indent + 2)
                 self.emit(f"except KeyError: {ok} = False", indent + 1)
             for key, *_ in optional:
-                self.emit(f"{names[key]} = {src}.get({key!r}, MISSING)", indent + 1)
+                self.emit(f"{names[key]} = {src}.get({self.key(key)}, MISSING)", indent + 1)
             if optional:
                 count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
                 self.emit(f"if len({src}) != {len(required)} + {count}: {ok} = False", indent + 1)
@@ -340,24 +363,35 @@ class _Gen:
         rest = list(optional)
         while rest and rest[0][3] is not MISSING:
             literal.append(rest.pop(0)[0])
-        parts = ", ".join(f"{k!r}: {names[k]}" for k in literal)
+        parts = ", ".join(f"{self.key(k)}: {names[k]}" for k in literal)
         self.emit(f"{out} = {{{parts}}}", body)
         for key, _, _, default in rest:
             if default is MISSING:
-                self.emit(f"if {names[key]} is not MISSING: {out}[{key!r}] = {names[key]}", body)
+                self.emit(
+                    f"if {names[key]} is not MISSING: {out}[{self.key(key)}] = {names[key]}", body
+                )
             else:
-                self.emit(f"{out}[{key!r}] = {names[key]}", body)
+                self.emit(f"{out}[{self.key(key)}] = {names[key]}", body)
         if not root and optional:
             self.emit("else:", indent)
             self.fail(f"{self.const(check)}({src}, errs)", out, path, indent + 1)
         return out
 
 
-_STUB = compile(
-    "def validate(value, /, library_options=None):\n    return FIRST(value, library_options)\n",
-    "<standard_tool validator>",
-    "exec",
-)
+_serial = itertools.count(1)
+
+
+def exec_generated(source: str, namespace: dict[str, Any], what: str) -> None:
+    """Run generated ``source`` in ``namespace``, its source visible to tracebacks and pdb.
+
+    The code gets a filename of its own, registered in ``linecache``: tracebacks,
+    ``inspect.getsource`` and debuggers show the generated lines. Every value the
+    code uses is already bound in ``namespace``; none is pasted into the text.
+    """
+    filename = f"<standard_tool generated {truncate_text(what, 80)} {next(_serial)}>"
+    code = compile(source, filename, "exec")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(code, namespace)
 
 
 def _prefix_path(errs: list[Err], start: int, keys: list[Any]) -> None:
@@ -425,6 +459,7 @@ def generate(
     report: Callable[[list[Err]], Any],
     *,
     raises: bool = False,
+    what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)``: straight-line generated code, one pass over the value.
 
@@ -437,50 +472,56 @@ def generate(
     returns an exception, which is raised). ``failure(value)`` is still used
     when the input is not an object of the right keys, and when its keys come in
     an order that would make the full check report problems in another order.
+    ``what`` names the code in its filename (``<standard_tool generated ...>``).
 
-    Compiling source costs about half a millisecond, so it happens on the first
-    call, not at decoration: the returned function starts as a stub and its
-    ``__code__`` is replaced in place by the generated code (same globals, no
-    closure), so callers that captured it keep the fast version.
+    Compiling costs a few tenths of a millisecond, so it happens on the first
+    call, not at decoration: the returned function calls ``IMPL``, a name in its
+    namespace first bound to the builder, then rebound to the generated code.
     """
-    ns: dict[str, Any] = {}
-    exec(_STUB, ns)
-    validate = cast("Callable[..., Any]", ns["validate"])
+    namespace: dict[str, Any] = {}
     lock = threading.Lock()
 
-    def first(value: Any, library_options: Any) -> Any:
+    def first(value: Any, library_options: Any = None) -> Any:
         with lock:
-            if validate.__code__.co_name == "validate":
-                _install(validate, ns, check, success, failure, report, raises)
-        return validate(value, library_options)
+            if namespace["IMPL"] is first:
+                namespace["IMPL"] = _build(check, success, failure, report, raises, what)
+        return namespace["IMPL"](value, library_options)
 
-    ns["FIRST"] = first
+    namespace["IMPL"] = first
+    exec_generated(_STUB, namespace, what)
+    validate: Callable[..., Any] = namespace["validate"]
     return validate
 
 
-def _install(
-    validate: Callable[..., Any],
-    ns: dict[str, Any],
+_STUB = """\
+def validate(value, /, library_options=None):
+    return IMPL(value, library_options)
+"""
+
+
+def _build(
     check: Check,
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     report: Callable[[list[Err]], Any],
     raises: bool,
-) -> None:
+    what: str,
+) -> Callable[..., Any]:
+    """Generate and compile the code ``generate`` describes."""
     gen = _Gen()
-    desc: tuple[Any, ...] = getattr(check, "_fast", ())
-    if desc and desc[0] == "leaf":
-        test = gen.leaf_test(desc, "value")
-        gen.emit(f"if not ({test}): return FALLBACK(value)", 1)
+    shape = shape_of(check)
+    if isinstance(shape, Leaf):
+        if not shape.trivial:
+            gen.emit(f"if not ({shape.test('value', gen.const)}): return FALLBACK(value)", 1)
         result = "value"
     else:
         result = gen.spine(check, "value", (), 1, 0)
-    shape = _shape_tree(gen.shapes)
+    order = _shape_tree(gen.shapes)
 
     def done(value: Any, errs: list[Err], failed: int) -> Any:
         # Several failed values, or an early stop: the problems are the full
         # check's when the keys come in declaration order.
-        if shape is None or _in_order(value, shape):
+        if order is None or _in_order(value, order):
             if raises:
                 raise report(errs)
             return report(errs)
@@ -497,23 +538,21 @@ def _install(
     # One failed value (and no early stop): its problems are the only ones, whatever
     # the order of the keys.
     one = "raise REPORT(errs)" if raises else "return REPORT(errs)"
-    body = "\n".join(gen.lines)
     source = "\n".join(
         [
             *gen.functions,
-            "def validate_fast(value, /, library_options=None):",
+            "def validate(value, /, library_options=None):",
             "    errs = None",
             "    bad = 0",
-            body,
+            *gen.lines,
             f"    if bad == 1: {one}",
             "    if bad: return DONE(value, errs, bad)",
             f"    return {result if success is None else f'SUCCESS({result})'}\n",
         ]
     )
-    code = compile(source, "<standard_tool validator>", "exec")
-    ns.update(gen.ns)
-    exec(code, ns)
+    exec_generated(source, gen.ns, what)
     for accel, name in gen.pending:
         if not accel:
-            accel.append(ns[name])
-    validate.__code__ = ns["validate_fast"].__code__
+            accel.append(gen.ns[name])
+    validate: Callable[..., Any] = gen.ns["validate"]
+    return validate

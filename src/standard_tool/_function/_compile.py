@@ -21,6 +21,7 @@ import datetime as dt
 import decimal
 import enum
 import json
+import math
 import re
 import sys
 import threading
@@ -52,7 +53,13 @@ from standard_tool._function._checks import (
     MISSING,
     Check,
     Err,
+    Field,
+    Leaf,
+    ListOf,
     NoClass,
+    ObjectOf,
+    OptionalOf,
+    Render,
     check_any,
     check_bool,
     check_int,
@@ -60,13 +67,14 @@ from standard_tool._function._checks import (
     check_number,
     check_py_int,
     check_str,
+    describe,
     entries,
     excerpt,
     format_check,
     instance_check,
     items_of,
-    mark,
     prefix,
+    shape_of,
     short,
     type_err,
     type_name,
@@ -521,7 +529,8 @@ class Compiler:
             return BAD
 
         if not others and all(type(p) is str for p in flat):
-            mark(check, "leaf", "type({x}) is str and {x} in {c}", frozenset(strings))
+            keys = frozenset(strings)
+            describe(check, Leaf(lambda x, k: f"type({x}) is str and {x} in {k(keys)}"))
         return schema, check
 
     def _enum(self, tp: type[enum.Enum], where: str) -> tuple[dict[str, Any], Check]:
@@ -581,7 +590,7 @@ class Compiler:
                     errs[start] = type_err(pair, v)
                 return out
 
-            return {"anyOf": schemas}, mark(optional, "optional", inner)
+            return {"anyOf": schemas}, describe(optional, OptionalOf(inner))
 
         def check(v: Any, errs: list[Err]) -> Any:
             expected: list[str] = []
@@ -612,7 +621,7 @@ class Compiler:
             accel: list[Callable[[Any], Any]] = []
             array = self._array(check, kind, accel)
             if not self.python:
-                mark(array, "list", check, accel)
+                describe(array, ListOf(check, accel))
             return {"type": "array", "items": schema}, array
         if key in _SETS:
             item = args[0] if args else Any
@@ -826,7 +835,7 @@ class Compiler:
             return out if build is None else build(out)
 
         if build is None and strict:
-            mark(check, "object", fields)
+            describe(check, ObjectOf(tuple(Field(*f) for f in fields)))
         return check
 
     def _typeddict(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
@@ -1115,6 +1124,13 @@ def _multiple(value: Any, step: Any) -> bool:
     return not value % step
 
 
+def _compare(op: str, bound: Any, *, length: bool = False) -> Render:
+    """Return the test ``value <op> bound`` (``len(value)`` with ``length``), bound a constant."""
+    if length:
+        return lambda x, k: f"len({x}) {op} {k(bound)}"
+    return lambda x, k: f"{x} {op} {k(bound)}"
+
+
 def _numeric(
     schema: dict[str, Any], check: Check, c: dict[str, Any], where: str
 ) -> tuple[dict[str, Any], Check]:
@@ -1124,13 +1140,30 @@ def _numeric(
     for key, value in c.items():
         if not _is_number(value):
             raise ToolDefinitionError(f"{where}: {key} must be a number, got {value!r:.60}")
+        if isinstance(value, float) and math.isnan(value):
+            raise ToolDefinitionError(
+                f"{where}: {key} is NaN, which no number satisfies; use a number or infinity"
+            )
+    step = c.get("multiple_of")
+    if step is not None and isinstance(step, float) and math.isinf(step):
+        raise ToolDefinitionError(f"{where}: multiple_of must be finite")
     if c.get("multiple_of") is not None and c["multiple_of"] <= 0:
         raise ToolDefinitionError(f"{where}: multiple_of must be greater than 0")
     out = dict(schema)
     names = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum", "le": "maximum"}
     for key, keyword in names.items():
-        if key in c:
-            out[keyword] = c[key]
+        bound = c.get(key)
+        if bound is None:
+            continue
+        if isinstance(bound, float) and math.isinf(bound):
+            # JSON has no infinity: a bound every JSON number meets is left out,
+            # one no JSON number meets is refused.
+            if (bound > 0) == (key in ("gt", "ge")):
+                raise ToolDefinitionError(
+                    f"{where}: {key}={bound} leaves no number to accept; use a finite bound"
+                )
+            continue
+        out[keyword] = bound
     if "multiple_of" in c:
         out["multipleOf"] = c["multiple_of"]
     gt, ge, lt, le, step = (c.get(k) for k in _NUMERIC)
@@ -1165,13 +1198,12 @@ def _numeric(
             return r
         return BAD
 
-    desc = getattr(check, "_fast", ())
-    if desc and desc[0] == "leaf" and len(desc) == 2 and step is None:
-        tests = [desc[1]]
+    leaf = shape_of(check)
+    if isinstance(leaf, Leaf) and step is None:
         for bound, op in ((gt, ">"), (ge, ">="), (lt, "<"), (le, "<=")):
             if bound is not None:
-                tests.append(f"{{x}} {op} {bound!r}")
-        mark(bounded, "leaf", " and ".join(tests))
+                leaf = leaf.also(_compare(op, bound))
+        describe(bounded, leaf)
     return out, bounded
 
 
@@ -1222,12 +1254,11 @@ def _sized(
             return r
         return BAD
 
-    desc = getattr(check, "_fast", ())
-    if desc and desc[0] == "leaf" and len(desc) == 2 and search is None:
-        tests = [desc[1]]
+    leaf = shape_of(check)
+    if isinstance(leaf, Leaf) and search is None:
         if lo is not None:
-            tests.append(f"len({{x}}) >= {lo}")
+            leaf = leaf.also(_compare(">=", lo, length=True))
         if hi is not None:
-            tests.append(f"len({{x}}) <= {hi}")
-        mark(sized, "leaf", " and ".join(tests))
+            leaf = leaf.also(_compare("<=", hi, length=True))
+        describe(sized, leaf)
     return out, sized

@@ -30,7 +30,7 @@ from standard_tool._core import (
     ToolDefinitionError,
     standard_tool,
 )
-from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err
+from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import generate
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
@@ -157,7 +157,7 @@ class _Props:
     vendor = "standard-tool"
     types = None
 
-    def __init__(self, check: Check, schema: dict[str, Any]) -> None:
+    def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
         self.json_schema = _JSONSchemaConverter(schema)
 
         def slow(value: Any, /, library_options: Any = None) -> Any:
@@ -174,15 +174,21 @@ class _Props:
                 _raise_invalid(errs)
             return out
 
-        desc: tuple[Any, ...] = getattr(check, "_fast", ())
+        shape = shape_of(check)
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
-        validate = generate(check, _Valid, slow, _failure) if desc and desc[0] != "leaf" else slow
+        validate = (
+            generate(check, _Valid, slow, _failure, what=f"{label} validate")
+            if shape is not None and not isinstance(shape, Leaf)
+            else slow
+        )
         self.validate = validate
         #: The full check alone (what the generated code must agree with; for tests).
         self.full_validate = slow
         # What the core's builder calls: the value or an exception, no result object.
         convert = (
-            generate(check, None, slow_convert, _invalid, raises=True) if desc else slow_convert
+            generate(check, None, slow_convert, _invalid, raises=True, what=f"{label} convert")
+            if shape is not None
+            else slow_convert
         )
         self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
 
@@ -197,7 +203,7 @@ class FunctionSchema:
     __slots__ = ("__standard__", "_label")
 
     def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
-        self.__standard__ = _Props(check, schema)
+        self.__standard__ = _Props(label, check, schema)
         self._label = label
 
     def __repr__(self) -> str:
