@@ -131,3 +131,29 @@ def test_a_traceback_through_generated_code_shows_its_lines() -> None:
     generated = [fr for fr in frames if fr.filename.startswith("<standard_tool generated")]
     assert generated
     assert all(fr.line for fr in generated)
+
+
+class Report(TypedDict):
+    pairs: list[Pair]
+    tags: frozenset[str]
+    note: str | None
+
+
+def test_return_values_are_checked_by_generated_code_and_passed_through() -> None:
+    good: Report = {"pairs": [{"a": 1, "b": 2}], "tags": frozenset({"x"}), "note": None}
+
+    @tool
+    def f(bad: bool) -> Report:
+        if bad:
+            return {"pairs": [{"a": 1, "b": "2"}], "tags": frozenset(), "note": 3}  # type: ignore[typeddict-item]
+        return good
+
+    props = f.output_schema.__standard__
+    assert props.fast_path.convert(good) is good
+    assert props.validate(good).value is good
+    assert f.execute({"bad": False}) is good
+    with pytest.raises(StandardToolValidationError) as info:
+        f.execute({"bad": True})
+    assert info.value.target == "output"
+    assert "pairs.0.b: expected integer" in str(info.value)
+    assert "note: expected string or null, got integer 3" in str(info.value)

@@ -208,14 +208,16 @@ class OptionalOf:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ListOf:
-    """A JSON array of ``item`` converted to a list.
+    """An array of ``item``: a JSON array converted to a list, or a Python collection.
 
     ``accel`` receives the generated fast check of one item once there is one:
-    the full check tries it first on each item.
+    the full check tries it first on each item. ``kinds``: the classes of
+    collection accepted as they are (Python values; a JSON array is a list).
     """
 
     item: Check
     accel: list[Callable[[Any], Any]]
+    kinds: tuple[type, ...] = (list,)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -230,7 +232,7 @@ class Field:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ObjectOf:
-    """A JSON object of known properties, unknown ones refused, converted to a dict."""
+    """An object of known properties, unknown ones refused (a JSON one converted to a dict)."""
 
     fields: tuple[Field, ...]
 
@@ -283,7 +285,12 @@ def instance_check(
         errs.append(type_err(expected, v))
         return BAD
 
-    return check
+    if exclude is None:
+        return describe(check, Leaf(lambda x, k: f"isinstance({x}, {k(cls)})"))
+    return describe(
+        check,
+        Leaf(lambda x, k: f"isinstance({x}, {k(cls)}) and not isinstance({x}, {k(exclude)})"),
+    )
 
 
 check_py_int = describe(

@@ -30,7 +30,7 @@ from standard_tool._function._checks import (
 )
 from standard_tool._shared import truncate_text
 
-__all__ = ["exec_generated", "generate"]
+__all__ = ["exec_generated", "generate", "generate_check"]
 
 # --------------------------------------------------------------------------------------
 # Code generation: one straight-line function for the common, valid case
@@ -166,6 +166,62 @@ class _Gen:
             if default is not MISSING:
                 self.emit(f"else: {out}[{self.key(key)}] = {self.const(default)}", indent)
         return out
+
+    # -- checking Python values, converting nothing ------------------------------------
+
+    def test(self, check: Check, src: str, indent: int, depth: int) -> None:
+        """Emit code that runs ``self.bail`` unless ``src`` passes ``check``; no conversion.
+
+        The tests may be stricter than the check (exact classes): what they refuse
+        goes to the full check, which decides.
+        """
+        shape = shape_of(check) if depth < 8 else None
+        if isinstance(shape, Leaf):
+            if not shape.trivial:
+                self.emit(f"if not ({shape.test(src, self.const)}): {self.bail}", indent)
+        elif isinstance(shape, OptionalOf):
+            self.block(f"if {src} is not None:", shape.inner, src, indent, depth)
+        elif isinstance(shape, ListOf):
+            kinds = self.const(frozenset(shape.kinds))
+            self.emit(f"if type({src}) not in {kinds}: {self.bail}", indent)
+            item = self.var("i")
+            self.block(f"for {item} in {src}:", shape.item, item, indent, depth)
+        elif isinstance(shape, ObjectOf):
+            self.test_object(shape.fields, src, indent, depth)
+        else:
+            self.emit(f"if {self.const(check)}({src}, []) is BAD: {self.bail}", indent)
+
+    def block(self, head: str, check: Check, src: str, indent: int, depth: int) -> None:
+        """Emit ``head`` with the tests of ``check`` inside, or nothing when there are none."""
+        self.emit(head, indent)
+        before = len(self.lines)
+        self.test(check, src, indent + 1, depth + 1)
+        if len(self.lines) == before:
+            self.lines.pop()
+
+    def test_object(self, fields: tuple[Field, ...], src: str, indent: int, depth: int) -> None:
+        required = [f for f in fields if f.required]
+        optional = [f for f in fields if not f.required]
+        names = {f.key: self.var("f") for f in fields}
+        self.emit(f"if type({src}) is not dict: {self.bail}", indent)
+        if not optional:
+            self.emit(f"if len({src}) != {len(required)}: {self.bail}", indent)
+        if required:
+            self.emit("try:", indent)
+            for f in required:
+                self.emit(f"{names[f.key]} = {src}[{self.key(f.key)}]", indent + 1)
+            self.emit(f"except KeyError: {self.bail}", indent)
+        for f in optional:
+            self.emit(f"{names[f.key]} = {src}.get({self.key(f.key)}, MISSING)", indent)
+        if optional:
+            count = " + ".join(f"({names[f.key]} is not MISSING)" for f in optional)
+            self.emit(f"if len({src}) != {len(required)} + {count}: {self.bail}", indent)
+        for f in fields:
+            if f.required:
+                self.test(f.check, names[f.key], indent, depth + 1)
+            else:
+                head = f"if {names[f.key]} is not MISSING:"
+                self.block(head, f.check, names[f.key], indent, depth)
 
     # -- the one pass that also collects the problems ---------------------------------
 
@@ -490,6 +546,53 @@ def generate(
     namespace["IMPL"] = first
     exec_generated(_STUB, namespace, what)
     validate: Callable[..., Any] = namespace["validate"]
+    return validate
+
+
+def generate_check(
+    check: Check,
+    success: Callable[[Any], Any] | None,
+    failure: Callable[..., Any],
+    *,
+    what: str = "validator",
+) -> Callable[..., Any]:
+    """Return ``validate(value)`` checking a Python value without converting it.
+
+    A value the generated tests pass returns ``success(value)`` (``value`` itself
+    when ``success`` is ``None``); any other goes to ``failure(value)``, the full
+    check, which decides and reports. Compiled on the first call, as ``generate``.
+    """
+    namespace: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def first(value: Any, library_options: Any = None) -> Any:
+        with lock:
+            if namespace["IMPL"] is first:
+                namespace["IMPL"] = _build_check(check, success, failure, what)
+        return namespace["IMPL"](value, library_options)
+
+    namespace["IMPL"] = first
+    exec_generated(_STUB, namespace, what)
+    validate: Callable[..., Any] = namespace["validate"]
+    return validate
+
+
+def _build_check(
+    check: Check, success: Callable[[Any], Any] | None, failure: Callable[..., Any], what: str
+) -> Callable[..., Any]:
+    gen = _Gen()
+    gen.bail = "return FALLBACK(value)"
+    gen.test(check, "value", 1, 0)
+    gen.ns.update(SUCCESS=success, FALLBACK=failure)
+    source = "\n".join(
+        [
+            "def validate(value, /, library_options=None):",
+            *gen.lines,
+            f"    return {'value' if success is None else 'SUCCESS(value)'}\n",
+        ]
+    )
+    exec_generated(source, gen.ns, what)
+    validate: Callable[..., Any] = gen.ns["validate"]
     return validate
 
 

@@ -620,20 +620,29 @@ class Compiler:
             kind: Any = list if key is list else "sequence"
             accel: list[Callable[[Any], Any]] = []
             array = self._array(check, kind, accel)
-            if not self.python:
+            if self.python:
+                kinds: tuple[type, ...] = (list,) if kind is list else (list, tuple)
+                describe(array, ListOf(check, [], kinds))
+            else:
                 describe(array, ListOf(check, accel))
             return {"type": "array", "items": schema}, array
         if key in _SETS:
             item = args[0] if args else Any
             schema, check = self._node(item, where)
             array = self._array(check, frozenset if key is frozenset else set)
+            if self.python:
+                kinds = (frozenset,) if key is frozenset else (set, frozenset)
+                describe(array, ListOf(check, [], kinds))
             return {"type": "array", "items": schema, "uniqueItems": True}, array
         if key is tuple:
             if not args:
                 args = (Any, ...)
             if len(args) == 2 and args[1] is Ellipsis:
                 schema, check = self._node(args[0], where)
-                return {"type": "array", "items": schema}, self._array(check, tuple)
+                array = self._array(check, tuple)
+                if self.python:
+                    describe(array, ListOf(check, [], (tuple,)))
+                return {"type": "array", "items": schema}, array
             if args == ((),):
                 args = ()
             parts = [self._node(a, where) for a in args]
@@ -834,7 +843,9 @@ class Compiler:
                 return cast("Any", v)
             return out if build is None else build(out)
 
-        if build is None and strict:
+        if build is None and extra is None:
+            # Python values (``python``) are checked, never converted: only the
+            # code generator's checking mode may read this shape of them.
             describe(check, ObjectOf(tuple(Field(*f) for f in fields)))
         return check
 

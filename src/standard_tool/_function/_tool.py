@@ -31,7 +31,7 @@ from standard_tool._core import (
     standard_tool,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
-from standard_tool._function._codegen import generate
+from standard_tool._function._codegen import generate, generate_check
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 
@@ -157,7 +157,7 @@ class _Props:
     vendor = "standard-tool"
     types = None
 
-    def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
+    def __init__(self, label: str, check: Check, schema: dict[str, Any], python: bool) -> None:
         self.json_schema = _JSONSchemaConverter(schema)
 
         def slow(value: Any, /, library_options: Any = None) -> Any:
@@ -175,6 +175,13 @@ class _Props:
             return out
 
         shape = shape_of(check)
+        if python:
+            # Python values (return values): checked by generated tests, never converted.
+            self.validate = generate_check(check, _Valid, slow, what=f"{label} validate")
+            self.full_validate = slow
+            convert = generate_check(check, None, slow_convert, what=f"{label} convert")
+            self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+            return
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
         validate = (
             generate(check, _Valid, slow, _failure, what=f"{label} validate")
@@ -202,8 +209,10 @@ class FunctionSchema:
 
     __slots__ = ("__standard__", "_label")
 
-    def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
-        self.__standard__ = _Props(label, check, schema)
+    def __init__(
+        self, label: str, check: Check, schema: dict[str, Any], *, python: bool = False
+    ) -> None:
+        self.__standard__ = _Props(label, check, schema, python)
         self._label = label
 
     def __repr__(self) -> str:
@@ -315,7 +324,9 @@ class _Compiled:
             except ToolDefinitionError as err:
                 problems.append(str(err))
             else:
-                self.output_schema = FunctionSchema(f"{label} output", check, out.root(schema))
+                self.output_schema = FunctionSchema(
+                    f"{label} output", check, out.root(schema), python=True
+                )
         if problems:
             raise ToolDefinitionError(f"tool {label!r}: " + "; ".join(problems))
 
