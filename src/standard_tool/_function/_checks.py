@@ -17,6 +17,8 @@ from typing import Any
 
 from typing_extensions import TypeAlias
 
+from standard_tool._shared import truncate_text
+
 __all__ = ["BAD", "MAX_DEPTH", "MAX_ISSUES", "MISSING", "Check", "Err", "excerpt"]
 
 #: How deep a recursive type may nest in one value before validation stops.
@@ -109,9 +111,8 @@ def prefix(errs: list[Err], start: int, key: Any) -> None:
 
 
 def short(obj: object) -> str:
-    text = getattr(obj, "__qualname__", None) or repr(obj)
-    text = str(text)
-    return text if len(text) <= 80 else text[:77] + "..."
+    """Name ``obj`` in a message: its qualified name or repr, at most 80 characters."""
+    return truncate_text(str(getattr(obj, "__qualname__", None) or repr(obj)), 80)
 
 
 def type_name(tp: object) -> str:

@@ -80,6 +80,7 @@ from standard_tool._function._checks import (
     type_name,
 )
 from standard_tool._function._formats import DECIMAL_PATTERN, FORMATS, UUID_PATTERN
+from standard_tool._shared import safe_str, truncate_text
 
 __all__ = ["META_MARKER", "MISSING", "Compiler", "Param", "to_json"]
 
@@ -504,11 +505,15 @@ class Compiler:
             elif value is None or isinstance(value, (enum.Enum, str, int, bool)):
                 flat.append(value)
             else:
-                raise ToolDefinitionError(f"{where}: Literal value {value!r:.60} is not JSON")
+                raise ToolDefinitionError(
+                    f"{where}: Literal value {truncate_text(repr(value), 60)} is not JSON"
+                )
         json_values = [v.value if isinstance(v, enum.Enum) else v for v in flat]
         for v in json_values:
             if not (v is None or isinstance(v, (str, int, bool))):
-                raise ToolDefinitionError(f"{where}: Literal value {v!r:.60} is not JSON")
+                raise ToolDefinitionError(
+                    f"{where}: Literal value {truncate_text(repr(v), 60)} is not JSON"
+                )
         schema = _enum_schema(json_values)
         pairs = list(zip(json_values, flat, strict=True))
         strings = {j: p for j, p in pairs if isinstance(j, str)}
@@ -539,7 +544,7 @@ class Compiler:
         for v in values:
             if isinstance(v, bool) or not isinstance(v, (str, int)):
                 raise ToolDefinitionError(
-                    f"{where}: Enum {tp.__qualname__} has a value {v!r:.60}; "
+                    f"{where}: Enum {tp.__qualname__} has a value {truncate_text(repr(v), 60)}; "
                     "only str and int values are supported"
                 )
         schema = _enum_schema(values)
@@ -913,7 +918,7 @@ class Compiler:
             try:
                 return inner(v, errs)
             except (TypeError, ValueError) as err:
-                errs.append(Err(f"invalid {name}: {str(err)[:200]}"))
+                errs.append(Err(f"invalid {name}: {safe_str(err, 200)}"))
                 return BAD
 
         return schema, check
@@ -966,7 +971,7 @@ class Compiler:
                 return adapter.validate_json(data, strict=True)
             except ValidationError as err:
                 for e in err.errors(include_url=False, include_input=False)[:MAX_ISSUES]:
-                    issue = Err(str(e["msg"])[:200])
+                    issue = Err(safe_str(e["msg"], 200))
                     issue.rpath.extend(reversed(e["loc"]))
                     errs.append(issue)
                 return BAD
@@ -992,7 +997,7 @@ class Compiler:
             try:
                 return decoder.decode(data)
             except msgspec.ValidationError as err:
-                errs.append(Err(str(err)[:200]))
+                errs.append(Err(safe_str(err, 200)))
                 return BAD
 
         return schema, check
@@ -1150,7 +1155,9 @@ def _numeric(
         raise ToolDefinitionError(f"{where}: {sorted(unknown)} do not apply to a number")
     for key, value in c.items():
         if not _is_number(value):
-            raise ToolDefinitionError(f"{where}: {key} must be a number, got {value!r:.60}")
+            raise ToolDefinitionError(
+                f"{where}: {key} must be a number, got {truncate_text(repr(value), 60)}"
+            )
         if isinstance(value, float) and math.isnan(value):
             raise ToolDefinitionError(
                 f"{where}: {key} is NaN, which no number satisfies; use a number or infinity"
@@ -1240,7 +1247,7 @@ def _sized(
             search = re.compile(c["pattern"]).search
         except re.error as err:
             raise ToolDefinitionError(
-                f"{where}: invalid pattern {c['pattern']!r:.80}: {err}"
+                f"{where}: invalid pattern {truncate_text(repr(c['pattern']), 80)}: {err}"
             ) from err
         out["pattern"] = c["pattern"]
     pattern_text = str(c.get("pattern", ""))[:80]

@@ -34,6 +34,7 @@ from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err
 from standard_tool._function._codegen import generate, generate_check
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
+from standard_tool._shared import truncate_text
 
 __all__ = ["Meta", "Param", "tool"]
 
@@ -238,7 +239,7 @@ def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
                 value = eval(value, globalns)
             except Exception as err:
                 where = "return annotation" if key == "return" else f"parameter {key!r}"
-                problems.append(f"{where}: cannot resolve {value!r:.80}: {err}")
+                problems.append(f"{where}: cannot resolve {truncate_text(repr(value), 80)}: {err}")
                 continue
         out[key] = value
     return out
