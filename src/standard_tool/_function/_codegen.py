@@ -56,6 +56,7 @@ class _Gen:
         self.functions: list[str] = []
         self.pending: list[tuple[list[Any], str]] = []
         self.ns: dict[str, Any] = {"BAD": BAD, "MISSING": MISSING}
+        self.keys: dict[str, str] = {}
         self.n = 0
         #: What the fast code does when a test fails.
         self.bail = "return BAD"
@@ -225,9 +226,12 @@ class _Gen:
 
     # -- the one pass that also collects the problems ---------------------------------
 
-    def key(self, key: Any) -> str:
-        """Bind ``key`` (a property name) as a constant; return its name."""
-        return self.const(key)
+    def key(self, key: str) -> str:
+        """Bind ``key`` (a property name) as a constant, once; return its name."""
+        name = self.keys.get(key)
+        if name is None:
+            name = self.keys[key] = self.const(key)
+        return name
 
     def fail(
         self, call: str, out: str, path: tuple[Any, ...], indent: int, single: bool = False
@@ -437,17 +441,30 @@ class _Gen:
 _serial = itertools.count(1)
 
 
-def exec_generated(source: str, namespace: dict[str, Any], what: str) -> None:
-    """Run generated ``source`` in ``namespace``, its source visible to tracebacks and pdb.
-
-    The code gets a filename of its own, registered in ``linecache``: tracebacks,
-    ``inspect.getsource`` and debuggers show the generated lines. Every value the
-    code uses is already bound in ``namespace``; none is pasted into the text.
-    """
-    filename = f"<standard_tool generated {truncate_text(what, 80)} {next(_serial)}>"
+def _compile(source: str, filename: str) -> Any:
+    """Compile ``source`` under ``filename``, registered in ``linecache``."""
     code = compile(source, filename, "exec")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(code, namespace)
+    return code
+
+
+def exec_generated(source: str, constants: dict[str, Any], what: str) -> dict[str, Any]:
+    """Run generated ``source`` (function definitions); return what it defines.
+
+    The code gets a filename of its own, registered in ``linecache``: tracebacks,
+    ``inspect.getsource`` and debuggers show the generated lines. The values it
+    uses are ``constants``, never pasted into the text: the functions are defined
+    inside a maker taking each constant as a parameter, so the code reads them as
+    closure cells, about as fast as literals.
+    """
+    params = ", ".join(constants)
+    body = "".join(f"    {line}" if line.strip() else line for line in source.splitlines(True))
+    wrapped = f"def __make__({params}):\n{body}\n    return locals()\n"
+    filename = f"<standard_tool generated {truncate_text(what, 80)} {next(_serial)}>"
+    namespace: dict[str, Any] = {}
+    exec(_compile(wrapped, filename), namespace)
+    made: dict[str, Any] = namespace["__make__"](**constants)
+    return made
 
 
 def _prefix_path(errs: list[Err], start: int, keys: list[Any]) -> None:
@@ -544,7 +561,7 @@ def generate(
         return namespace["IMPL"](value, library_options)
 
     namespace["IMPL"] = first
-    exec_generated(_STUB, namespace, what)
+    exec(_STUB, namespace)
     validate: Callable[..., Any] = namespace["validate"]
     return validate
 
@@ -572,7 +589,7 @@ def generate_check(
         return namespace["IMPL"](value, library_options)
 
     namespace["IMPL"] = first
-    exec_generated(_STUB, namespace, what)
+    exec(_STUB, namespace)
     validate: Callable[..., Any] = namespace["validate"]
     return validate
 
@@ -591,15 +608,14 @@ def _build_check(
             f"    return {'value' if success is None else 'SUCCESS(value)'}\n",
         ]
     )
-    exec_generated(source, gen.ns, what)
-    validate: Callable[..., Any] = gen.ns["validate"]
+    validate: Callable[..., Any] = exec_generated(source, gen.ns, what)["validate"]
     return validate
 
 
-_STUB = """\
-def validate(value, /, library_options=None):
-    return IMPL(value, library_options)
-"""
+_STUB = _compile(
+    "def validate(value, /, library_options=None):\n    return IMPL(value, library_options)\n",
+    "<standard_tool generated validator: calls IMPL, the code compiled on the first call>",
+)
 
 
 def _build(
@@ -653,9 +669,9 @@ def _build(
             f"    return {result if success is None else f'SUCCESS({result})'}\n",
         ]
     )
-    exec_generated(source, gen.ns, what)
+    made = exec_generated(source, gen.ns, what)
     for accel, name in gen.pending:
         if not accel:
-            accel.append(gen.ns[name])
-    validate: Callable[..., Any] = gen.ns["validate"]
+            accel.append(made[name])
+    validate: Callable[..., Any] = made["validate"]
     return validate
