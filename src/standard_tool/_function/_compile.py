@@ -80,6 +80,28 @@ from standard_tool._function._checks import (
     type_name,
 )
 from standard_tool._function._formats import DECIMAL_PATTERN, FORMATS, UUID_PATTERN
+from standard_tool._function._nodes import (
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ChoiceNode,
+    Constrained,
+    Described,
+    FormatNode,
+    IntegerNode,
+    LibraryNode,
+    MappingNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    Prop,
+    RefNode,
+    StringNode,
+    TupleNode,
+    UnionNode,
+)
+from standard_tool._function._schema import to_root_schema, to_schema
 from standard_tool._shared import safe_str, truncate_text
 
 __all__ = ["META_MARKER", "MISSING", "Compiler", "Param", "to_json"]
@@ -146,18 +168,6 @@ def _json_match(value: Any, literal: Any) -> bool:
     if isinstance(literal, (int, float)):
         return isinstance(value, (int, float)) and not isinstance(value, bool) and value == literal
     return isinstance(value, str) and value == literal
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return "string"
 
 
 def to_json(value: Any) -> Any:
@@ -328,71 +338,64 @@ class Compiler:
         self.globalns = globalns or {}
         self.localns = dict(localns or {})
         self.python = python
-        self.defs: dict[str, dict[str, Any]] = {}
+        self.defs: dict[str, Node] = {}
         self._names: dict[Any, str] = {}
         self._checks: dict[Any, Check] = {}
         self._building: dict[Any, bool] = {}
 
     # -- entry -------------------------------------------------------------------------
 
-    def compile(self, tp: Any, where: str) -> tuple[dict[str, Any], Check, _Info]:
-        """Return ``(schema, check, info)`` for an annotation; ``where`` names it in errors."""
+    def compile(self, tp: Any, where: str) -> tuple[Node, Check, _Info]:
+        """Return ``(node, check, info)`` for an annotation; ``where`` names it in errors."""
         info = _Info()
         base = tp
         while get_origin(base) is Annotated:
             args = get_args(base)
             _read_metadata(tuple(args[1:]), info, where)
             base = args[0]
-        schema, check = self._node(base, where)
+        node, check = self._node(base, where)
         if info.constraints:
-            schema, check = self._constrain(schema, check, info.constraints, where)
+            node, check = self._constrain(node, check, info.constraints, where)
         if info.description is not None or info.title is not None or info.examples:
-            schema = dict(schema)
-            if info.title is not None:
-                schema["title"] = info.title
-            if info.description is not None:
-                schema["description"] = info.description
-            if info.examples:
-                schema["examples"] = info.examples
-        return schema, check, info
+            examples = tuple(info.examples) if info.examples else None
+            node = Described(node, info.title, info.description, examples)
+        return node, check, info
 
-    def root(self, schema: dict[str, Any]) -> dict[str, Any]:
-        """Attach the collected ``$defs`` to a root schema."""
-        if not self.defs:
-            return schema
-        return {**schema, "$defs": dict(self.defs)}
+    def root(self, node: Node) -> dict[str, Any]:
+        """Return the JSON Schema of a root node, with the collected ``$defs``."""
+        return to_root_schema(node, self.defs)
 
     # -- dispatch ----------------------------------------------------------------------
 
-    def _node(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _node(self, tp: Any, where: str) -> tuple[Node, Check]:
         if isinstance(tp, str):
             tp = self._eval(tp, where)
         elif isinstance(tp, typing_extensions.ForwardRef):
             tp = self._eval(tp.__forward_arg__, where)
         if get_origin(tp) is Annotated:
-            schema, check, info = self.compile(tp, where)
+            node, check, info = self.compile(tp, where)
             if info.meta:
                 raise ToolDefinitionError(
                     f"{where}: Meta marks a whole parameter, not a nested type"
                 )
-            return schema, check
+            return node, check
         if isinstance(tp, TypeAliasType) or type(tp).__name__ == "TypeAliasType":
             return self._named(tp, tp.__name__, where, lambda: self._node(tp.__value__, where))
         supertype = getattr(tp, "__supertype__", None)
         if supertype is not None:  # NewType
             return self._node(supertype, where)
         if tp is Any or tp is object:
-            return {}, check_any
+            return AnyNode(), check_any
         if tp is None or tp is type(None):
-            return {"type": "null"}, check_null
+            return NullNode(), check_null
         if tp is bool:
-            return {"type": "boolean"}, check_bool
+            return BooleanNode(), check_bool
         if tp is int:
-            return {"type": "integer"}, (check_py_int if self.python else check_int)
+            return IntegerNode(), (check_py_int if self.python else check_int)
         if tp is float:
-            return {"type": "number"}, check_number
+            return NumberNode(), check_number
         if tp is str:
-            return {"type": "string"}, check_str
+            return StringNode(), check_str
         origin = get_origin(tp)
         if origin is Literal:
             return self._literal(get_args(tp), where)
@@ -416,19 +419,16 @@ class Compiler:
                 f"{where}: cannot resolve the annotation {text!r}: {err}"
             ) from err
 
-    def _class(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _class(self, tp: Any, where: str) -> tuple[Node, Check]:
         if tp in FORMATS:
             fmt, expected, parse = FORMATS[tp]
-            schema: dict[str, Any] = {"type": "string", "format": fmt}
-            if tp is decimal.Decimal:
-                schema["pattern"] = DECIMAL_PATTERN
-            elif tp is uuid.UUID:
-                # draft-07 has no "uuid" format; the pattern enforces it in every dialect.
-                schema["pattern"] = UUID_PATTERN
+            # draft-07 has no "uuid" format; the pattern enforces it in every dialect.
+            pattern = {decimal.Decimal: DECIMAL_PATTERN, uuid.UUID: UUID_PATTERN}.get(tp)
+            node = FormatNode(tp, fmt, pattern)
             if self.python:
                 exclude = dt.datetime if tp is dt.date else None
-                return schema, instance_check(tp, tp.__name__, exclude)
-            return schema, format_check(expected, parse)
+                return node, instance_check(tp, tp.__name__, exclude)
+            return node, format_check(expected, parse)
         if _is_enum(tp):
             return self._enum(tp, where)
         if tp in (list, tuple, set, frozenset, dict):
@@ -462,14 +462,14 @@ class Compiler:
         key: Any,
         name: str,
         where: str,
-        build: Callable[[], tuple[dict[str, Any], Check]],
-    ) -> tuple[dict[str, Any], Check]:
-        ref = {"$ref": f"#/$defs/{self._def_name(key, name)}"}
+        build: Callable[[], tuple[Node, Check]],
+    ) -> tuple[Node, Check]:
+        ref = RefNode(self._def_name(key, name))
         known = self._checks.get(key)
         if known is not None:
             if key in self._building:
                 self._building[key] = True
-            return dict(ref), known
+            return ref, known
         cell: list[Check] = []
 
         def guarded(v: Any, errs: list[Err]) -> Any:
@@ -486,18 +486,18 @@ class Compiler:
         self._checks[key] = guarded
         self._building[key] = False
         try:
-            schema, check = build()
+            node, check = build()
         finally:
             recursive = self._building.pop(key)
         cell.append(check)
-        self.defs[self._names[key]] = schema
+        self.defs[self._names[key]] = node
         # Only a type that refers to itself pays for the depth guard.
         self._checks[key] = guarded if recursive else check
-        return dict(ref), self._checks[key]
+        return ref, self._checks[key]
 
     # -- scalars with choices ----------------------------------------------------------
 
-    def _literal(self, values: tuple[Any, ...], where: str) -> tuple[dict[str, Any], Check]:
+    def _literal(self, values: tuple[Any, ...], where: str) -> tuple[Node, Check]:
         flat: list[Any] = []
         for value in values:
             if get_origin(value) is Literal:
@@ -514,7 +514,7 @@ class Compiler:
                 raise ToolDefinitionError(
                     f"{where}: Literal value {truncate_text(repr(v), 60)} is not JSON"
                 )
-        schema = _enum_schema(json_values)
+        node = ChoiceNode(tuple(json_values))
         pairs = list(zip(json_values, flat, strict=True))
         strings = {j: p for j, p in pairs if isinstance(j, str)}
         others = [(j, p) for j, p in pairs if not isinstance(j, str)]
@@ -536,9 +536,9 @@ class Compiler:
         if not others and all(type(p) is str for p in flat):
             keys = frozenset(strings)
             describe(check, Leaf(lambda x, k: f"type({x}) is str and {x} in {k(keys)}"))
-        return schema, check
+        return node, check
 
-    def _enum(self, tp: type[enum.Enum], where: str) -> tuple[dict[str, Any], Check]:
+    def _enum(self, tp: type[enum.Enum], where: str) -> tuple[Node, Check]:
         members = list(tp)
         values = [m.value for m in members]
         for v in values:
@@ -547,12 +547,9 @@ class Compiler:
                     f"{where}: Enum {tp.__qualname__} has a value {truncate_text(repr(v), 60)}; "
                     "only str and int values are supported"
                 )
-        schema = _enum_schema(values)
-        doc = _own_doc(tp)
-        if doc:
-            schema["description"] = doc
+        node = ChoiceNode(tuple(values), _own_doc(tp))
         if self.python:
-            return schema, instance_check(tp, tp.__qualname__)
+            return node, instance_check(tp, tp.__qualname__)
         by_str = {m.value: m for m in members if isinstance(m.value, str)}
         by_int: dict[float, enum.Enum] = {m.value: m for m in members if isinstance(m.value, int)}
         expected = "one of " + ", ".join(json.dumps(v) for v in values)
@@ -569,11 +566,11 @@ class Compiler:
                 return BAD
             return hit
 
-        return schema, check
+        return node, check
 
-    def _union(self, args: tuple[Any, ...], where: str) -> tuple[dict[str, Any], Check]:
+    def _union(self, args: tuple[Any, ...], where: str) -> tuple[Node, Check]:
         branches = [self._node(a, where) for a in args]
-        schemas = [s for s, _ in branches]
+        union = UnionNode(tuple(s for s, _ in branches))
         checks = [c for _, c in branches]
         non_null = [
             c
@@ -595,7 +592,7 @@ class Compiler:
                     errs[start] = type_err(pair, v)
                 return out
 
-            return {"anyOf": schemas}, describe(optional, OptionalOf(inner))
+            return union, describe(optional, OptionalOf(inner))
 
         def check(v: Any, errs: list[Err]) -> Any:
             expected: list[str] = []
@@ -612,16 +609,14 @@ class Compiler:
             errs.append(type_err(" or ".join(expected), v))
             return BAD
 
-        return {"anyOf": schemas}, check
+        return union, check
 
     # -- containers ----------------------------------------------------------------------
 
-    def _generic(
-        self, tp: Any, key: Any, args: tuple[Any, ...], where: str
-    ) -> tuple[dict[str, Any], Check]:
+    def _generic(self, tp: Any, key: Any, args: tuple[Any, ...], where: str) -> tuple[Node, Check]:
         if key in _SEQUENCES:
             item = args[0] if args else Any
-            schema, check = self._node(item, where)
+            node, check = self._node(item, where)
             kind: Any = list if key is list else "sequence"
             accel: list[Callable[[Any], Any]] = []
             array = self._array(check, kind, accel)
@@ -630,34 +625,34 @@ class Compiler:
                 describe(array, ListOf(check, [], kinds))
             else:
                 describe(array, ListOf(check, accel))
-            return {"type": "array", "items": schema}, array
+            return ArrayNode(node), array
         if key in _SETS:
             item = args[0] if args else Any
-            schema, check = self._node(item, where)
+            node, check = self._node(item, where)
             array = self._array(check, frozenset if key is frozenset else set)
             if self.python:
                 kinds = (frozenset,) if key is frozenset else (set, frozenset)
                 describe(array, ListOf(check, [], kinds))
-            return {"type": "array", "items": schema, "uniqueItems": True}, array
+            return ArrayNode(node, unique=True), array
         if key is tuple:
             if not args:
                 args = (Any, ...)
             if len(args) == 2 and args[1] is Ellipsis:
-                schema, check = self._node(args[0], where)
+                node, check = self._node(args[0], where)
                 array = self._array(check, tuple)
                 if self.python:
                     describe(array, ListOf(check, [], (tuple,)))
-                return {"type": "array", "items": schema}, array
+                return ArrayNode(node), array
             if args == ((),):
                 args = ()
             parts = [self._node(a, where) for a in args]
-            return _tuple_schema([s for s, _ in parts]), self._fixed([c for _, c in parts])
+            return TupleNode(tuple(s for s, _ in parts)), self._fixed([c for _, c in parts])
         if key in _MAPPINGS:
             k, v = args if args else (str, Any)
             if k is not str:
                 raise ToolDefinitionError(f"{where}: object keys must be str, got {type_name(k)}")
-            schema, check = self._node(v, where)
-            return {"type": "object", "additionalProperties": schema}, self._mapping(check)
+            node, check = self._node(v, where)
+            return MappingNode(node), self._mapping(check)
         raise ToolDefinitionError(f"{where}: unsupported annotation {type_name(tp)}")
 
     def _array(
@@ -854,26 +849,23 @@ class Compiler:
             describe(check, ObjectOf(tuple(Field(*f) for f in fields)))
         return check
 
-    def _typeddict(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _typeddict(self, tp: Any, where: str) -> tuple[Node, Check]:
         hints = self._hints(tp, where)
         required_keys: frozenset[str] = getattr(tp, "__required_keys__", frozenset())
         docs = _field_docs(tp)
-        props: dict[str, Any] = {}
+        props: list[Prop] = []
         fields: list[tuple[str, Check, bool, Any]] = []
         for key, hint in hints.items():
             # Under ``from __future__ import annotations`` the class cannot see
             # NotRequired in its string annotations; the resolved hint can.
             required = _qualified(hint, key in required_keys)
             hint = _strip_qualifiers(hint)
-            schema, check, _ = self.compile(hint, f"{where}: {tp.__name__}.{key}")
-            if key in docs and "description" not in schema:
-                schema = {**schema, "description": docs[key]}
-            props[key] = schema
+            node, check, _ = self.compile(hint, f"{where}: {tp.__name__}.{key}")
+            props.append(Prop(key, node, required, docs.get(key)))
             fields.append((key, check, required, MISSING))
-        schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
-        return schema, self.object_check(fields, None, None)
+        return ObjectNode(tuple(props), _own_doc(tp)), self.object_check(fields, None, None)
 
-    def _record(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _record(self, tp: Any, where: str) -> tuple[Node, Check]:
         """Dataclasses and NamedTuples: an object of their fields, built into an instance."""
         hints = self._hints(tp, where)
         docs = _field_docs(tp)
@@ -891,20 +883,19 @@ class Compiler:
                 (n, n not in field_defaults, field_defaults.get(n, dataclasses.MISSING))
                 for n in cast("tuple[str, ...]", getattr(tp, "_fields", ()))
             ]
-        props: dict[str, Any] = {}
+        props: list[Prop] = []
         fields: list[tuple[str, Check, bool, Any]] = []
         for key, required, default in names:
             where_key = f"{where}: {tp.__name__}.{key}"
-            schema, field_check, _ = self.compile(hints.get(key, Any), where_key)
-            if key in docs and "description" not in schema:
-                schema = {**schema, "description": docs[key]}
+            node, field_check, _ = self.compile(hints.get(key, Any), where_key)
+            json_default = BAD
             if not required and default is not dataclasses.MISSING:
                 json_default = to_json(default)
-                if json_default is not BAD:
-                    schema = {**schema, "default": json_default}
-            props[key] = schema
+            has_default = json_default is not BAD
+            default_value = json_default if has_default else None
+            props.append(Prop(key, node, required, docs.get(key), default_value, has_default))
             fields.append((key, field_check, required, MISSING))
-        schema = _object_schema(props, [k for k, _, r, _ in fields if r], _own_doc(tp))
+        schema = ObjectNode(tuple(props), _own_doc(tp))
         if self.python:
             return schema, instance_check(tp, tp.__qualname__)
         name = tp.__qualname__
@@ -938,15 +929,15 @@ class Compiler:
 
     # -- library models ----------------------------------------------------------------
 
-    def _hoist(self, schema: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    def _hoist(self, schema: dict[str, Any], defs: Mapping[str, Any]) -> Node:
         renames: dict[str, str] = {}
         for name in defs:
             renames[name] = self._def_name(("lib", name, id(defs)), name)
         for name, body in defs.items():
-            self.defs[renames[name]] = _rename_refs(body, renames)
-        return cast("dict[str, Any]", _rename_refs(schema, renames))
+            self.defs[renames[name]] = LibraryNode(_rename_refs(body, renames))
+        return LibraryNode(_rename_refs(schema, renames))
 
-    def _pydantic(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _pydantic(self, tp: Any, where: str) -> tuple[Node, Check]:
         from pydantic import TypeAdapter, ValidationError
 
         adapter: Any = TypeAdapter(tp)
@@ -978,7 +969,7 @@ class Compiler:
 
         return schema, check
 
-    def _msgspec(self, tp: Any, where: str) -> tuple[dict[str, Any], Check]:
+    def _msgspec(self, tp: Any, where: str) -> tuple[Node, Check]:
         import msgspec
 
         (raw,), defs = msgspec.json.schema_components([tp], ref_template="#/$defs/{name}")
@@ -1005,13 +996,13 @@ class Compiler:
     # -- constraints ---------------------------------------------------------------------
 
     def _constrain(
-        self, schema: dict[str, Any], check: Check, constraints: dict[str, Any], where: str
-    ) -> tuple[dict[str, Any], Check]:
-        kind = schema.get("type")
+        self, node: Node, check: Check, constraints: dict[str, Any], where: str
+    ) -> tuple[Node, Check]:
+        kind = to_schema(node).get("type")
         if kind in ("integer", "number"):
-            return _numeric(schema, check, constraints, where)
+            return _numeric(node, check, constraints, where)
         if kind in ("string", "array", "object"):
-            return _sized(schema, check, constraints, kind, where)
+            return _sized(node, check, constraints, kind, where)
         raise ToolDefinitionError(
             f"{where}: constraints {sorted(constraints)} need a number, string, array or "
             "object type; put them inside the union, e.g. Optional[Annotated[int, ...]]"
@@ -1058,40 +1049,6 @@ def _strip_qualifiers(hint: Any) -> Any:
     return hint
 
 
-def _enum_schema(values: list[Any]) -> dict[str, Any]:
-    kinds: list[str] = []
-    for v in values:
-        kind = _json_type(v)
-        if kind not in kinds:
-            kinds.append(kind)
-    type_: Any = kinds[0] if len(kinds) == 1 else kinds
-    if len(values) == 1:
-        return {"type": type_, "const": values[0]}
-    return {"type": type_, "enum": list(values)}
-
-
-def _tuple_schema(items: list[dict[str, Any]]) -> dict[str, Any]:
-    n = len(items)
-    schema: dict[str, Any] = {"type": "array", "minItems": n, "maxItems": n}
-    if items:
-        schema["prefixItems"] = items
-    schema["items"] = False
-    return schema
-
-
-def _object_schema(
-    props: dict[str, Any], required: list[str], description: str | None
-) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object"}
-    if description:
-        schema["description"] = description
-    schema["properties"] = props
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    return schema
-
-
 def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
     if isinstance(node, dict):
         out: dict[str, Any] = {}
@@ -1105,23 +1062,6 @@ def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
     if isinstance(node, list):
         return [_rename_refs(v, renames) for v in items_of(node)]
     return node
-
-
-def _mentions(node: Any, target: str, defs: Mapping[str, Any], seen: set[str]) -> bool:
-    if isinstance(node, dict):
-        for k, v in cast("dict[str, Any]", node).items():
-            if k == "$ref" and isinstance(v, str):
-                if v == target:
-                    return True
-                if v not in seen and v.startswith("#/$defs/"):
-                    seen.add(v)
-                    if _mentions(defs.get(v[len("#/$defs/") :]), target, defs, seen):
-                        return True
-            elif _mentions(v, target, defs, seen):
-                return True
-    elif isinstance(node, list):
-        return any(_mentions(v, target, defs, seen) for v in items_of(node))
-    return False
 
 
 def _is_number(x: object) -> bool:
@@ -1147,9 +1087,7 @@ def _compare(op: str, bound: Any, *, length: bool = False) -> Render:
     return lambda x, k: f"{x} {op} {k(bound)}"
 
 
-def _numeric(
-    schema: dict[str, Any], check: Check, c: dict[str, Any], where: str
-) -> tuple[dict[str, Any], Check]:
+def _numeric(node: Node, check: Check, c: dict[str, Any], where: str) -> tuple[Node, Check]:
     unknown = set(c) - set(_NUMERIC)
     if unknown:
         raise ToolDefinitionError(f"{where}: {sorted(unknown)} do not apply to a number")
@@ -1167,23 +1105,16 @@ def _numeric(
         raise ToolDefinitionError(f"{where}: multiple_of must be finite")
     if c.get("multiple_of") is not None and c["multiple_of"] <= 0:
         raise ToolDefinitionError(f"{where}: multiple_of must be greater than 0")
-    out = dict(schema)
-    names = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum", "le": "maximum"}
-    for key, keyword in names.items():
+    for key in ("gt", "ge", "lt", "le"):
         bound = c.get(key)
-        if bound is None:
-            continue
-        if isinstance(bound, float) and math.isinf(bound):
-            # JSON has no infinity: a bound every JSON number meets is left out,
-            # one no JSON number meets is refused.
-            if (bound > 0) == (key in ("gt", "ge")):
-                raise ToolDefinitionError(
-                    f"{where}: {key}={bound} leaves no number to accept; use a finite bound"
-                )
-            continue
-        out[keyword] = bound
-    if "multiple_of" in c:
-        out["multipleOf"] = c["multiple_of"]
+        # JSON has no infinity: a bound no JSON number meets is refused (the
+        # schema leaves out one every JSON number meets).
+        lower = key in ("gt", "ge")
+        if isinstance(bound, float) and math.isinf(bound) and (bound > 0) == lower:
+            raise ToolDefinitionError(
+                f"{where}: {key}={bound} leaves no number to accept; use a finite bound"
+            )
+    out = Constrained(node, **{k: c[k] for k in _NUMERIC if k in c})
     gt, ge, lt, le, step = (c.get(k) for k in _NUMERIC)
     # The messages' fixed parts, formatted once.
     gt_text = f"must be greater than {gt}, got "
@@ -1226,21 +1157,19 @@ def _numeric(
 
 
 def _sized(
-    schema: dict[str, Any], check: Check, c: dict[str, Any], kind: str, where: str
-) -> tuple[dict[str, Any], Check]:
+    node: Node, check: Check, c: dict[str, Any], kind: str, where: str
+) -> tuple[Node, Check]:
     allowed = {*_LENGTH, "pattern"} if kind == "string" else set(_LENGTH)
     unknown = set(c) - allowed
     if unknown:
         raise ToolDefinitionError(f"{where}: {sorted(unknown)} do not apply to a {kind}")
-    keyword = {"string": "Length", "array": "Items", "object": "Properties"}[kind]
     unit = {"string": "character", "array": "item", "object": "property"}[kind]
     lo, hi = c.get("min_length"), c.get("max_length")
-    out = dict(schema)
     for name, value in (("min", lo), ("max", hi)):
-        if value is not None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ToolDefinitionError(f"{where}: {name}_length must be an int >= 0")
-            out[f"{name}{keyword}"] = value
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or value < 0
+        ):
+            raise ToolDefinitionError(f"{where}: {name}_length must be an int >= 0")
     search: Callable[[str], Any] | None = None
     if "pattern" in c:
         try:
@@ -1249,7 +1178,7 @@ def _sized(
             raise ToolDefinitionError(
                 f"{where}: invalid pattern {truncate_text(repr(c['pattern']), 80)}: {err}"
             ) from err
-        out["pattern"] = c["pattern"]
+    out = Constrained(node, min_length=lo, max_length=hi, pattern=c.get("pattern"))
     pattern_text = str(c.get("pattern", ""))[:80]
 
     def plural(n: int) -> str:

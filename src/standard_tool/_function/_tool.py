@@ -34,6 +34,7 @@ from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err
 from standard_tool._function._codegen import generate, generate_check
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
+from standard_tool._function._nodes import Node, ObjectNode, Prop
 from standard_tool._shared import truncate_text
 
 __all__ = ["Meta", "Param", "tool"]
@@ -270,11 +271,10 @@ class _Compiled:
         globalns: dict[str, Any] = getattr(fn, "__globals__", {})
         compiler = Compiler(globalns)
         self.meta_name: str | None = None
-        props: dict[str, Any] = {}
+        props: list[Prop] = []
         fields: list[tuple[str, Check, bool, Any]] = []
-        required: list[str] = []
         extra: Check | None = None
-        extra_schema: Any = False
+        extra_node: Node | None = None
         for p in signature.parameters.values():
             where = f"parameter {p.name!r}"
             annotation = hints.get(p.name, Any)
@@ -290,29 +290,28 @@ class _Compiled:
                 self.meta_name = p.name
                 continue
             try:
-                schema, check, info = compiler.compile(annotation, where)
+                node, check, info = compiler.compile(annotation, where)
             except ToolDefinitionError as err:
                 problems.append(str(err))
                 continue
             if p.kind is p.VAR_KEYWORD:
-                extra, extra_schema = check, schema
+                extra, extra_node = check, node
                 continue
-            if "description" not in schema and p.name in doc.params:
-                schema = {**schema, "description": doc.params[p.name]}
             default = p.default if p.default is not p.empty else info.default
-            if default is MISSING:
-                required.append(p.name)
-            else:
-                json_default = to_json(default)
-                if json_default is not BAD:
-                    schema = {**schema, "default": json_default}
-            props[p.name] = schema
+            json_default = BAD if default is MISSING else to_json(default)
+            has_default = json_default is not BAD
+            props.append(
+                Prop(
+                    p.name,
+                    node,
+                    default is MISSING,
+                    doc.params.get(p.name),
+                    json_default if has_default else None,
+                    has_default,
+                )
+            )
             fields.append((p.name, check, default is MISSING, default))
-        root: dict[str, Any] = {"type": "object", "properties": props}
-        if required:
-            root["required"] = required
-        root["additionalProperties"] = extra_schema
-        root = compiler.root(root)
+        root = compiler.root(ObjectNode(tuple(props), None, extra_node))
         check_in = compiler.object_check(fields, extra, None)
         self.input_schema = FunctionSchema(f"{label} input", check_in, root)
 
@@ -321,12 +320,12 @@ class _Compiled:
         if not _no_output(returns):
             out = Compiler(globalns, python=True)
             try:
-                schema, check, _ = out.compile(returns, "return annotation")
+                node, check, _ = out.compile(returns, "return annotation")
             except ToolDefinitionError as err:
                 problems.append(str(err))
             else:
                 self.output_schema = FunctionSchema(
-                    f"{label} output", check, out.root(schema), python=True
+                    f"{label} output", check, out.root(node), python=True
                 )
         if problems:
             raise ToolDefinitionError(f"tool {label!r}: " + "; ".join(problems))
