@@ -4,8 +4,12 @@ The package reads a function's annotations, docstring and defaults, compiles the
 into a JSON Schema and a validator that accepts exactly what that schema accepts,
 and hands both to the core builder.
 
-- ``_compile``: annotations (and ``Annotated`` metadata) into a schema and a check.
-- ``_checks``: the checks' shared vocabulary (``BAD``, ``Err``, leaf checks).
+- ``_compile``: reads annotations (and ``Annotated`` metadata, docstrings, forward
+  references, recursion) into the intermediate form and a check.
+- ``_nodes``: the typed intermediate form, one frozen class per kind of type.
+- ``_schema``: the JSON Schema emitter over that form.
+- ``_checks``: the checks' shared vocabulary (``BAD``, ``Err``, leaf checks) and the
+  typed shapes the code generator reads.
 - ``_formats``: the string formats converted to Python values (date-time, UUID, ...).
 - ``_codegen``: the generated one-pass validators.
 - ``_docstring``: Google, NumPy and Sphinx docstrings.
