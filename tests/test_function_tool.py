@@ -551,3 +551,12 @@ def test_json_schema_targets_are_cached_and_fresh_copies() -> None:
 def test_vendor_and_version() -> None:
     props = tool(get_weather).input_schema.__standard__  # type: ignore[union-attr]
     assert (props.version, props.vendor) == (1, "standard-tool")
+
+
+def test_an_optional_wrapper_keeps_the_path_of_an_inner_error() -> None:
+    @tool
+    def tag(tags: list[str] | None = None, pair: tuple[int, int] | None = None) -> None: ...
+
+    assert "tags.1: expected string, got integer 2" in errors(tag, {"tags": ["a", 2]})
+    assert "pair.0: expected integer, got string 'x'" in errors(tag, {"pair": ["x", 1]})
+    assert "tags: expected array or null, got integer 3" in errors(tag, {"tags": 3})

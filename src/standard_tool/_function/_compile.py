@@ -586,7 +586,10 @@ class Compiler:
                     return None
                 start = len(errs)
                 out = inner(v, errs)
-                if out is BAD and len(errs) == start + 1 and errs[start].expected:
+                # Only an error about the value itself becomes "X or null": one
+                # deeper inside (an item, a property) keeps its own path and text.
+                error = errs[start] if out is BAD and len(errs) == start + 1 else None
+                if error is not None and error.expected and not error.rpath:
                     old = errs[start].expected
                     pair = f"null or {old}" if null_first else f"{old} or null"
                     errs[start] = type_err(pair, v)
