@@ -560,3 +560,15 @@ def test_an_optional_wrapper_keeps_the_path_of_an_inner_error() -> None:
     assert "tags.1: expected string, got integer 2" in errors(tag, {"tags": ["a", 2]})
     assert "pair.0: expected integer, got string 'x'" in errors(tag, {"pair": ["x", 1]})
     assert "tags: expected array or null, got integer 3" in errors(tag, {"tags": 3})
+
+
+def test_a_deeply_nested_annotation_is_a_definition_error() -> None:
+    deep: Any = int
+    for _ in range(500):
+        deep = list[deep]
+
+    def f(x: int) -> None: ...
+
+    f.__annotations__ = {"x": deep, "return": None}
+    with pytest.raises(ToolDefinitionError, match="tool 'f': an annotation nests too deeply"):
+        tool(f)

@@ -381,7 +381,13 @@ def _build(
     if not callable(fn):
         raise ToolDefinitionError(f"tool: expected a function, got {type(fn).__name__}")
     label = name or getattr(fn, "__name__", None) or type(fn).__name__
-    compiled = _Compiled(fn, label)
+    try:
+        compiled = _Compiled(fn, label)
+    except RecursionError as err:
+        raise ToolDefinitionError(
+            f"tool {label!r}: an annotation nests too deeply to compile; "
+            "name its inner parts (a TypedDict, a dataclass or a type alias)"
+        ) from err
     return standard_tool(
         name=label,
         description=compiled.description if description is None else description,
