@@ -572,3 +572,33 @@ def test_a_deeply_nested_annotation_is_a_definition_error() -> None:
     f.__annotations__ = {"x": deep, "return": None}
     with pytest.raises(ToolDefinitionError, match="tool 'f': an annotation nests too deeply"):
         tool(f)
+
+
+class BranchA(TypedDict):
+    a: int
+
+
+class BranchB(TypedDict):
+    b: int
+
+
+@dataclasses.dataclass
+class RecordA:
+    a: int
+
+
+@dataclasses.dataclass
+class RecordB:
+    b: str
+
+
+def test_every_branch_of_a_union_of_objects_is_tried() -> None:
+    @tool
+    def pick(x: BranchA | BranchB, y: RecordA | RecordB | None = None) -> str:
+        return f"{sorted(x)}:{y!r}"
+
+    assert pick.execute({"x": {"b": 1}}) == "['b']:None"
+    assert pick.execute({"x": {"a": 1}, "y": {"b": "s"}}) == "['a']:RecordB(b='s')"
+    assert pick.execute({"x": {"a": 1}, "y": {"a": 2}}) == "['a']:RecordA(a=2)"
+    assert "x: matches none of the 2 alternatives" in errors(pick, {"x": {"c": 1}})
+    assert "y: matches none of the 3 alternatives" in errors(pick, {"x": {"a": 1}, "y": {}})

@@ -599,6 +599,7 @@ class Compiler:
 
         def check(v: Any, errs: list[Err]) -> Any:
             expected: list[str] = []
+            deep: list[list[Err]] = []
             for branch in checks:
                 sub: list[Err] = []
                 out = branch(v, sub)
@@ -606,10 +607,15 @@ class Compiler:
                     return out
                 if len(sub) == 1 and sub[0].expected and not sub[0].rpath:
                     expected.append(sub[0].expected)
-                elif not expected or len(expected) < len(checks):
-                    errs.extend(sub)
-                    return BAD
-            errs.append(type_err(" or ".join(expected), v))
+                else:
+                    deep.append(sub)
+            if not deep:
+                errs.append(type_err(" or ".join(expected), v))
+            elif len(deep) == 1:
+                # The one branch of the value's type: its problems say what to fix.
+                errs.extend(deep[0])
+            else:
+                errs.append(Err(f"matches none of the {len(checks)} alternatives"))
             return BAD
 
         return union, check
