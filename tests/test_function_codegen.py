@@ -92,9 +92,10 @@ def test_generated_source_is_registered_in_linecache_and_inspectable() -> None:
 
     validate = f.input_schema.__standard__.validate
     assert validate({"pairs": [{"a": 1, "b": 2}]}).value["pairs"] == [{"a": 1, "b": 2}]
-    # ``validate`` hands over to the code compiled on its first call (``IMPL``).
-    assert inspect.getsource(validate).startswith("def validate(value")
-    impl = validate.__globals__["IMPL"]
+    # A long validator is a stub handing over to the code compiled on its first
+    # call (``IMPL``); a short one is that code itself.
+    assert "def validate(value" in inspect.getsource(validate)
+    impl = validate.__globals__.get("IMPL", validate)
     filename = impl.__code__.co_filename
     assert filename.startswith("<standard_tool generated f input validate")
     source = "".join(linecache.getlines(filename))
@@ -156,3 +157,22 @@ def test_return_values_are_checked_by_generated_code_and_passed_through() -> Non
     assert info.value.target == "output"
     assert "pairs.0.b: expected integer" in str(info.value)
     assert "note: expected string or null, got integer 3" in str(info.value)
+
+
+def test_short_and_long_validators_both_show_their_generated_source() -> None:
+    @tool
+    def short(x: int) -> int:
+        return x
+
+    @tool
+    def long(pairs: list[Pair], more: list[Pair], note: str | None = None) -> int:
+        return len(pairs)
+
+    for built, arguments in ((short, {"x": 1}), (long, {"pairs": [], "more": []})):
+        validate = built.input_schema.__standard__.validate
+        assert validate(arguments).issues is None
+        impl = validate.__globals__.get("IMPL", validate)
+        assert impl.__code__.co_filename.startswith(f"<standard_tool generated {built.name} input")
+        assert "def validate(value" in inspect.getsource(impl)
+    assert "IMPL" not in short.input_schema.__standard__.validate.__globals__
+    assert "IMPL" in long.input_schema.__standard__.validate.__globals__

@@ -547,23 +547,11 @@ def generate(
     an order that would make the full check report problems in another order.
     ``what`` names the code in its filename (``<standard_tool generated ...>``).
 
-    Compiling costs a few tenths of a millisecond, so it happens on the first
-    call, not at decoration: the returned function calls ``IMPL``, a name in its
-    namespace first bound to the builder, then rebound to the generated code.
+    Compiling a long source costs a few tenths of a millisecond, so it happens
+    on the first call, not at decoration (see ``_ready``).
     """
-    namespace: dict[str, Any] = {}
-    lock = threading.Lock()
-
-    def first(value: Any, library_options: Any = None) -> Any:
-        with lock:
-            if namespace["IMPL"] is first:
-                namespace["IMPL"] = _build(check, success, failure, report, raises, what)
-        return namespace["IMPL"](value, library_options)
-
-    namespace["IMPL"] = first
-    exec(_STUB, namespace)
-    validate: Callable[..., Any] = namespace["validate"]
-    return validate
+    source, namespace, pending = _source(check, success, failure, report, raises)
+    return _ready(source, namespace, what, pending)
 
 
 def generate_check(
@@ -577,26 +565,8 @@ def generate_check(
 
     A value the generated tests pass returns ``success(value)`` (``value`` itself
     when ``success`` is ``None``); any other goes to ``failure(value)``, the full
-    check, which decides and reports. Compiled on the first call, as ``generate``.
+    check, which decides and reports. Compiled as ``generate``'s code is.
     """
-    namespace: dict[str, Any] = {}
-    lock = threading.Lock()
-
-    def first(value: Any, library_options: Any = None) -> Any:
-        with lock:
-            if namespace["IMPL"] is first:
-                namespace["IMPL"] = _build_check(check, success, failure, what)
-        return namespace["IMPL"](value, library_options)
-
-    namespace["IMPL"] = first
-    exec(_STUB, namespace)
-    validate: Callable[..., Any] = namespace["validate"]
-    return validate
-
-
-def _build_check(
-    check: Check, success: Callable[[Any], Any] | None, failure: Callable[..., Any], what: str
-) -> Callable[..., Any]:
     gen = _Gen()
     gen.bail = "return FALLBACK(value)"
     gen.test(check, "value", 1, 0)
@@ -608,7 +578,50 @@ def _build_check(
             f"    return {'value' if success is None else 'SUCCESS(value)'}\n",
         ]
     )
-    validate: Callable[..., Any] = exec_generated(source, gen.ns, what)["validate"]
+    return _ready(source, gen.ns, what, [])
+
+
+#: Sources up to this many lines compile at decoration (a few tens of microseconds);
+#: longer ones on their first call.
+_EAGER_LINES = 30
+
+
+def _ready(
+    source: str,
+    constants: dict[str, Any],
+    what: str,
+    pending: list[tuple[list[Any], str]],
+) -> Callable[..., Any]:
+    """Return the function ``validate`` that ``source`` defines, compiled now or on first use.
+
+    A short source is compiled at once and its function returned as is. A long
+    one is compiled on the first call: the returned function is a stub calling
+    ``IMPL``, a name in its namespace first bound to the compiler, then rebound
+    to the generated function.
+    """
+
+    def install() -> Callable[..., Any]:
+        made = exec_generated(source, constants, what)
+        for accel, name in pending:
+            if not accel:
+                accel.append(made[name])
+        validate: Callable[..., Any] = made["validate"]
+        return validate
+
+    if source.count("\n") <= _EAGER_LINES:
+        return install()
+    namespace: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def first(value: Any, library_options: Any = None) -> Any:
+        with lock:
+            if namespace["IMPL"] is first:
+                namespace["IMPL"] = install()
+        return namespace["IMPL"](value, library_options)
+
+    namespace["IMPL"] = first
+    exec(_STUB, namespace)
+    validate: Callable[..., Any] = namespace["validate"]
     return validate
 
 
@@ -618,15 +631,14 @@ _STUB = _compile(
 )
 
 
-def _build(
+def _source(
     check: Check,
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     report: Callable[[list[Err]], Any],
     raises: bool,
-    what: str,
-) -> Callable[..., Any]:
-    """Generate and compile the code ``generate`` describes."""
+) -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
+    """Generate the code ``generate`` describes: its source, constants and item checks."""
     gen = _Gen()
     shape = shape_of(check)
     if isinstance(shape, Leaf):
@@ -669,9 +681,4 @@ def _build(
             f"    return {result if success is None else f'SUCCESS({result})'}\n",
         ]
     )
-    made = exec_generated(source, gen.ns, what)
-    for accel, name in gen.pending:
-        if not accel:
-            accel.append(made[name])
-    validate: Callable[..., Any] = made["validate"]
-    return validate
+    return source, gen.ns, gen.pending

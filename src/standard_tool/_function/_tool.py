@@ -31,7 +31,7 @@ from standard_tool._core import (
     standard_tool,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
-from standard_tool._function._codegen import generate, generate_check
+from standard_tool._function._codegen import exec_generated, generate, generate_check
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
@@ -355,13 +355,22 @@ def _handler(
     )
     args: list[str] = []
     first = ""
+    # Parameter names are identifiers (``name=`` in the call); as dict keys they
+    # are constants bound by name, like every value in generated code.
+    constants: dict[str, Any] = {"fn": fn}
+
+    def key(name: str) -> str:
+        constant = f"K{len(constants)}"
+        constants[constant] = name
+        return constant
+
     for p in params:
         if p.kind is p.VAR_KEYWORD:
             # Extra keys may name the Meta parameter too: Meta wins, as it always has.
-            first = "" if meta_name is None else f"value[{meta_name!r}] = meta; "
+            first = "" if meta_name is None else f"value[{key(meta_name)}] = meta; "
             args = ["**value"]
             break
-        expr = "meta" if p.name == meta_name else f"value[{p.name!r}]"
+        expr = "meta" if p.name == meta_name else f"value[{key(p.name)}]"
         positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
         args.append(expr if positional else f"{p.name}={expr}")
     call = f"fn({', '.join(args)})"
@@ -369,9 +378,7 @@ def _handler(
         source = f"async def run(value, meta):\n    {first}return await {call}\n"
     else:
         source = f"def run(value, meta):\n    {first}return {call}\n"
-    ns: dict[str, Any] = {"fn": fn}
-    exec(compile(source, "<standard_tool handler>", "exec"), ns)
-    run: Callable[[Any, Any], Any] = ns["run"]
+    run: Callable[[Any, Any], Any] = exec_generated(source, constants, "handler")["run"]
     return run
 
 
