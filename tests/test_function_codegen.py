@@ -159,20 +159,17 @@ def test_return_values_are_checked_by_generated_code_and_passed_through() -> Non
     assert "note: expected string or null, got integer 3" in str(info.value)
 
 
-def test_short_and_long_validators_both_show_their_generated_source() -> None:
+def test_one_test_and_longer_validators_both_show_their_generated_source() -> None:
     @tool
-    def short(x: int) -> int:
-        return x
+    def double(pairs: list[Pair], note: str | None = None) -> int:
+        return 2 * len(pairs)
 
-    @tool
-    def long(pairs: list[Pair], more: list[Pair], note: str | None = None) -> int:
-        return len(pairs)
-
-    for built, arguments in ((short, {"x": 1}), (long, {"pairs": [], "more": []})):
-        validate = built.input_schema.__standard__.validate
-        assert validate(arguments).issues is None
+    one_test = double.output_schema.__standard__.validate  # ``int``: compiled at once
+    longer = double.input_schema.__standard__.validate  # compiled on its first call
+    assert one_test(3).value == 3
+    assert longer({"pairs": []}).issues is None
+    assert "IMPL" not in one_test.__globals__
+    for validate, what in ((one_test, "output"), (longer, "input")):
         impl = validate.__globals__.get("IMPL", validate)
-        assert impl.__code__.co_filename.startswith(f"<standard_tool generated {built.name} input")
+        assert impl.__code__.co_filename.startswith(f"<standard_tool generated double {what}")
         assert "def validate(value" in inspect.getsource(impl)
-    assert "IMPL" not in short.input_schema.__standard__.validate.__globals__
-    assert "IMPL" in long.input_schema.__standard__.validate.__globals__

@@ -550,8 +550,7 @@ def generate(
     Compiling a long source costs a few tenths of a millisecond, so it happens
     on the first call, not at decoration (see ``_ready``).
     """
-    source, namespace, pending = _source(check, success, failure, report, raises)
-    return _ready(source, namespace, what, pending)
+    return _ready(lambda: _source(check, success, failure, report, raises), what, _small(check))
 
 
 def generate_check(
@@ -567,40 +566,45 @@ def generate_check(
     when ``success`` is ``None``); any other goes to ``failure(value)``, the full
     check, which decides and reports. Compiled as ``generate``'s code is.
     """
-    gen = _Gen()
-    gen.bail = "return FALLBACK(value)"
-    gen.test(check, "value", 1, 0)
-    gen.ns.update(SUCCESS=success, FALLBACK=failure)
-    source = "\n".join(
-        [
-            "def validate(value, /, library_options=None):",
-            *gen.lines,
-            f"    return {'value' if success is None else 'SUCCESS(value)'}\n",
-        ]
-    )
-    return _ready(source, gen.ns, what, [])
+
+    def source() -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
+        gen = _Gen()
+        gen.bail = "return FALLBACK(value)"
+        gen.test(check, "value", 1, 0)
+        gen.ns.update(SUCCESS=success, FALLBACK=failure)
+        text = "\n".join(
+            [
+                "def validate(value, /, library_options=None):",
+                *gen.lines,
+                f"    return {'value' if success is None else 'SUCCESS(value)'}\n",
+            ]
+        )
+        return text, gen.ns, []
+
+    return _ready(source, what, _small(check))
 
 
-#: Sources up to this many lines compile at decoration (a few tens of microseconds);
-#: longer ones on their first call.
-_EAGER_LINES = 30
+def _small(check: Check) -> bool:
+    """Whether the code for ``check`` is one test (a scalar): cheap enough to compile now."""
+    return not isinstance(shape_of(check), (ListOf, ObjectOf, OptionalOf))
 
 
 def _ready(
-    source: str,
-    constants: dict[str, Any],
+    generate_source: Callable[[], tuple[str, dict[str, Any], list[tuple[list[Any], str]]]],
     what: str,
-    pending: list[tuple[list[Any], str]],
+    eager: bool,
 ) -> Callable[..., Any]:
-    """Return the function ``validate`` that ``source`` defines, compiled now or on first use.
+    """Return the generated function ``validate``, compiled now (``eager``) or on first use.
 
-    A short source is compiled at once and its function returned as is. A long
-    one is compiled on the first call: the returned function is a stub calling
+    Generating and compiling costs a tenth of a millisecond or more, so only a
+    one-test function is compiled at decoration, and returned as is. Other
+    code is compiled on the first call: the returned function is a stub calling
     ``IMPL``, a name in its namespace first bound to the compiler, then rebound
     to the generated function.
     """
 
     def install() -> Callable[..., Any]:
+        source, constants, pending = generate_source()
         made = exec_generated(source, constants, what)
         for accel, name in pending:
             if not accel:
@@ -608,7 +612,7 @@ def _ready(
         validate: Callable[..., Any] = made["validate"]
         return validate
 
-    if source.count("\n") <= _EAGER_LINES:
+    if eager:
         return install()
     namespace: dict[str, Any] = {}
     lock = threading.Lock()
