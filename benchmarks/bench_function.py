@@ -5,11 +5,13 @@ Side by side in one process, on the same functions:
 - flat: ``get_weather(city: str, units: Literal["c", "f"] = "c")``;
 - order: 10 items of a TypedDict with ``qty > 0``, a nested address, an optional note;
 - reject: the same order with ``qty = 0`` on the last item;
-- decoration of a 10-parameter function.
+- decoration of a 10-parameter function;
+- output: checking a flat and a nested return value (what ``execute`` does with
+  what the function returns) against ``TypeAdapter(...).validate_python``.
 
 Each line is the best of several repeats, in microseconds per call. Ratios are
 ``@tool`` over ``TypeAdapter`` plus the call (targets: flat <= 1.5x, order <= 2x,
-reject <= 2x; decoration < 1 ms). Run: ``python benchmarks/bench_function.py``.
+reject <= 2x; output <= 1x; decoration < 1 ms). Run: ``python benchmarks/bench_function.py``.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from annotated_types import Gt
 from pydantic import TypeAdapter, ValidationError, validate_call
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from standard_tool import StandardToolValidationError
-from standard_tool._function import tool
+from _timing import measure
+from standard_tool import StandardToolValidationError, tool
 
 
 class Item(TypedDict):
@@ -70,6 +72,29 @@ class OrderArgs(TypedDict):
     note: NotRequired[str | None]
 
 
+class Weather(TypedDict):
+    city: str
+    temperature: float
+    units: Literal["c", "f"]
+
+
+class Receipt(TypedDict):
+    order_id: int
+    items: list[Item]
+    address: Address
+    note: str | None
+
+
+def weather_report(city: str) -> Weather:
+    """Report the weather."""
+    return {"city": city, "temperature": 21.5, "units": "c"}
+
+
+def receipt(order_id: int) -> Receipt:
+    """Return a receipt."""
+    return {**RECEIPT_OUT, "order_id": order_id}
+
+
 FLAT = {"city": "Paris", "units": "f"}
 ORDER: dict[str, Any] = {
     "items": [{"sku": f"sku-{i}", "qty": i + 1} for i in range(10)],
@@ -77,6 +102,13 @@ ORDER: dict[str, Any] = {
     "note": "leave at the door",
 }
 REJECT: dict[str, Any] = {**ORDER, "items": [*ORDER["items"][:9], {"sku": "x", "qty": 0}]}
+WEATHER_OUT: Weather = {"city": "Paris", "temperature": 21.5, "units": "c"}
+RECEIPT_OUT: Receipt = {
+    "order_id": 7,
+    "items": ORDER["items"],
+    "address": ORDER["address"],
+    "note": ORDER["note"],
+}
 
 
 def best_of(runners: dict[str, Callable[[], object]], number: int) -> dict[str, float]:
@@ -201,6 +233,40 @@ def main() -> None:
 
     decorate = best(lambda: tool(ten), 500)
     print(f"decorate a 10-parameter function: {decorate / 1000:.3f} ms (target < 1 ms)")
+    print()
+    output_validation()
+
+
+def output_validation() -> None:
+    """``@tool``'s output check of a flat and a nested return value against ``TypeAdapter``.
+
+    ``convert`` is what ``execute`` runs on the returned value (the schema's fast
+    path); ``validate`` is the Standard Schema ``validate`` (a result object).
+    """
+    print(f"{'output':<8}{'library':<22}{'us/call':>10}{'vs TypeAdapter':>16}")
+    for case, built, adapter, value in (
+        ("flat", tool(weather_report), TypeAdapter(Weather), WEATHER_OUT),
+        ("nested", tool(receipt), TypeAdapter(Receipt), RECEIPT_OUT),
+    ):
+        props = built.output_schema.__standard__
+        convert, validate = props.fast_path.convert, props.validate
+        assert convert(value) is value
+        namespace = {"convert": convert, "validate": validate, "ta": adapter, "value": value}
+        times = measure(
+            {
+                "@tool convert": "convert(value)",
+                "@tool validate": "validate(value)",
+                "TypeAdapter": "ta.validate_python(value)",
+            },
+            namespace,
+        )
+        base = times["TypeAdapter"]
+        for label, seconds in times.items():
+            print(f"{case:<8}{label:<22}{seconds * 1e6:>10.2f}{seconds / base:>15.2f}x")
+        ratio = times["@tool convert"] / base
+        verdict = "ok" if ratio <= 1.0 else "OVER TARGET"
+        print(f"{case:<8}@tool convert / TypeAdapter = {ratio:.2f}x (target <= 1x): {verdict}")
+        print()
 
 
 if __name__ == "__main__":

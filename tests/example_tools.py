@@ -17,7 +17,7 @@ import pydantic
 from annotated_types import Gt
 from typing_extensions import Annotated, TypedDict
 
-from standard_tool._function import Param, tool  # public as standard_tool.tool once exported
+from standard_tool import Param, tool
 
 # ----------------------------------------------------------------------- flat
 

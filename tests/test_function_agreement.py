@@ -14,7 +14,7 @@ import pytest
 from annotated_types import Ge, Gt, Le, Len, MaxLen, MinLen, MultipleOf
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from standard_tool._function import Param, tool
+from standard_tool import Param, tool
 from standard_tool.testing import check_schema_agreement
 
 

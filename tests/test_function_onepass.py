@@ -21,9 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typing_extensions import Annotated, NotRequired, TypedDict
 
-from standard_tool import FailureResult, Issue, StandardToolValidationError, input_json_schema
-from standard_tool._function import Param, tool
-from standard_tool._typeschema import MAX_ISSUES
+from standard_tool import (
+    FailureResult,
+    Issue,
+    Param,
+    StandardToolValidationError,
+    input_json_schema,
+    tool,
+)
+from standard_tool._function import MAX_ISSUES
 from standard_tool.testing import json_values_for
 
 

@@ -18,14 +18,17 @@ from typing_extensions import Annotated, NotRequired, TypeAliasType, TypedDict
 
 from standard_tool import (
     AsyncTool,
+    Meta,
+    Param,
     StandardToolValidationError,
     Tool,
+    ToolDefinitionError,
     input_json_schema,
     is_standard_tool,
     output_json_schema,
     run_tool,
+    tool,
 )
-from standard_tool._function import Meta, Param, ToolDefinitionError, tool
 
 
 def get_weather(city: str, units: Literal["c", "f"] = "c") -> str:
@@ -548,3 +551,54 @@ def test_json_schema_targets_are_cached_and_fresh_copies() -> None:
 def test_vendor_and_version() -> None:
     props = tool(get_weather).input_schema.__standard__  # type: ignore[union-attr]
     assert (props.version, props.vendor) == (1, "standard-tool")
+
+
+def test_an_optional_wrapper_keeps_the_path_of_an_inner_error() -> None:
+    @tool
+    def tag(tags: list[str] | None = None, pair: tuple[int, int] | None = None) -> None: ...
+
+    assert "tags.1: expected string, got integer 2" in errors(tag, {"tags": ["a", 2]})
+    assert "pair.0: expected integer, got string 'x'" in errors(tag, {"pair": ["x", 1]})
+    assert "tags: expected array or null, got integer 3" in errors(tag, {"tags": 3})
+
+
+def test_a_deeply_nested_annotation_is_a_definition_error() -> None:
+    deep: Any = int
+    for _ in range(500):
+        deep = list[deep]
+
+    def f(x: int) -> None: ...
+
+    f.__annotations__ = {"x": deep, "return": None}
+    with pytest.raises(ToolDefinitionError, match="tool 'f': an annotation nests too deeply"):
+        tool(f)
+
+
+class BranchA(TypedDict):
+    a: int
+
+
+class BranchB(TypedDict):
+    b: int
+
+
+@dataclasses.dataclass
+class RecordA:
+    a: int
+
+
+@dataclasses.dataclass
+class RecordB:
+    b: str
+
+
+def test_every_branch_of_a_union_of_objects_is_tried() -> None:
+    @tool
+    def pick(x: BranchA | BranchB, y: RecordA | RecordB | None = None) -> str:
+        return f"{sorted(x)}:{y!r}"
+
+    assert pick.execute({"x": {"b": 1}}) == "['b']:None"
+    assert pick.execute({"x": {"a": 1}, "y": {"b": "s"}}) == "['a']:RecordB(b='s')"
+    assert pick.execute({"x": {"a": 1}, "y": {"a": 2}}) == "['a']:RecordA(a=2)"
+    assert "x: matches none of the 2 alternatives" in errors(pick, {"x": {"c": 1}})
+    assert "y: matches none of the 3 alternatives" in errors(pick, {"x": {"a": 1}, "y": {}})

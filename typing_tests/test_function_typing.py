@@ -4,8 +4,7 @@ from typing import Any
 
 from typing_extensions import Literal, assert_type
 
-from standard_tool import AsyncTool, Tool
-from standard_tool._function import Meta, tool
+from standard_tool import AsyncTool, Meta, Tool, tool
 from standard_tool.types import ErrorEnvelope
 
 

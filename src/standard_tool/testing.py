@@ -41,7 +41,7 @@ def _short_json(value: Any) -> str:
 def _format_checker(validator_cls: Any) -> Any:
     from jsonschema import FormatChecker
 
-    from standard_tool._typeschema import parse_datetime, parse_time
+    from standard_tool._function._formats import parse_datetime, parse_time
 
     checker = FormatChecker()
     checker.checkers = dict(validator_cls.FORMAT_CHECKER.checkers)

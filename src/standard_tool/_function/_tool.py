@@ -7,7 +7,8 @@ and a plain-Python validator that accepts exactly what that schema accepts. The
 tool itself comes from the core builder, so sync/async handling, ``formatted()``
 and immutability are the core's.
 
-Imports only the standard library, ``typing_extensions`` and the core.
+Layer: function tools (imports only standard_tool._core, standard_tool._shared and this
+package; pydantic/msgspec lazily).
 """
 
 from __future__ import annotations
@@ -29,20 +30,12 @@ from standard_tool._core import (
     ToolDefinitionError,
     standard_tool,
 )
-from standard_tool._fn_docstring import parse_docstring
-from standard_tool._typeschema import (
-    BAD,
-    MAX_ISSUES,
-    META_MARKER,
-    MISSING,
-    Check,
-    Compiler,
-    Err,
-    Param,
-    TypeSchemaError,
-    generate,
-    to_json,
-)
+from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
+from standard_tool._function._codegen import exec_generated, generate, generate_check
+from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
+from standard_tool._function._docstring import parse_docstring
+from standard_tool._function._nodes import Node, ObjectNode, Prop
+from standard_tool._shared import truncate_text
 
 __all__ = ["Meta", "Param", "tool"]
 
@@ -166,7 +159,7 @@ class _Props:
     vendor = "standard-tool"
     types = None
 
-    def __init__(self, check: Check, schema: dict[str, Any]) -> None:
+    def __init__(self, label: str, check: Check, schema: dict[str, Any], python: bool) -> None:
         self.json_schema = _JSONSchemaConverter(schema)
 
         def slow(value: Any, /, library_options: Any = None) -> Any:
@@ -183,15 +176,28 @@ class _Props:
                 _raise_invalid(errs)
             return out
 
-        desc: tuple[Any, ...] = getattr(check, "_fast", ())
+        shape = shape_of(check)
+        if python:
+            # Python values (return values): checked by generated tests, never converted.
+            self.validate = generate_check(check, _Valid, slow, what=f"{label} validate")
+            self.full_validate = slow
+            convert = generate_check(check, None, slow_convert, what=f"{label} convert")
+            self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+            return
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
-        validate = generate(check, _Valid, slow, _failure) if desc and desc[0] != "leaf" else slow
+        validate = (
+            generate(check, _Valid, slow, _failure, what=f"{label} validate")
+            if shape is not None and not isinstance(shape, Leaf)
+            else slow
+        )
         self.validate = validate
         #: The full check alone (what the generated code must agree with; for tests).
         self.full_validate = slow
         # What the core's builder calls: the value or an exception, no result object.
         convert = (
-            generate(check, None, slow_convert, _invalid, raises=True) if desc else slow_convert
+            generate(check, None, slow_convert, _invalid, raises=True, what=f"{label} convert")
+            if shape is not None
+            else slow_convert
         )
         self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
 
@@ -205,8 +211,10 @@ class FunctionSchema:
 
     __slots__ = ("__standard__", "_label")
 
-    def __init__(self, label: str, check: Check, schema: dict[str, Any]) -> None:
-        self.__standard__ = _Props(check, schema)
+    def __init__(
+        self, label: str, check: Check, schema: dict[str, Any], *, python: bool = False
+    ) -> None:
+        self.__standard__ = _Props(label, check, schema, python)
         self._label = label
 
     def __repr__(self) -> str:
@@ -232,7 +240,7 @@ def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
                 value = eval(value, globalns)
             except Exception as err:
                 where = "return annotation" if key == "return" else f"parameter {key!r}"
-                problems.append(f"{where}: cannot resolve {value!r:.80}: {err}")
+                problems.append(f"{where}: cannot resolve {truncate_text(repr(value), 80)}: {err}")
                 continue
         out[key] = value
     return out
@@ -263,11 +271,10 @@ class _Compiled:
         globalns: dict[str, Any] = getattr(fn, "__globals__", {})
         compiler = Compiler(globalns)
         self.meta_name: str | None = None
-        props: dict[str, Any] = {}
+        props: list[Prop] = []
         fields: list[tuple[str, Check, bool, Any]] = []
-        required: list[str] = []
         extra: Check | None = None
-        extra_schema: Any = False
+        extra_node: Node | None = None
         for p in signature.parameters.values():
             where = f"parameter {p.name!r}"
             annotation = hints.get(p.name, Any)
@@ -283,29 +290,28 @@ class _Compiled:
                 self.meta_name = p.name
                 continue
             try:
-                schema, check, info = compiler.compile(annotation, where)
-            except TypeSchemaError as err:
+                node, check, info = compiler.compile(annotation, where)
+            except ToolDefinitionError as err:
                 problems.append(str(err))
                 continue
             if p.kind is p.VAR_KEYWORD:
-                extra, extra_schema = check, schema
+                extra, extra_node = check, node
                 continue
-            if "description" not in schema and p.name in doc.params:
-                schema = {**schema, "description": doc.params[p.name]}
             default = p.default if p.default is not p.empty else info.default
-            if default is MISSING:
-                required.append(p.name)
-            else:
-                json_default = to_json(default)
-                if json_default is not BAD:
-                    schema = {**schema, "default": json_default}
-            props[p.name] = schema
+            json_default = BAD if default is MISSING else to_json(default)
+            has_default = json_default is not BAD
+            props.append(
+                Prop(
+                    p.name,
+                    node,
+                    default is MISSING,
+                    doc.params.get(p.name),
+                    json_default if has_default else None,
+                    has_default,
+                )
+            )
             fields.append((p.name, check, default is MISSING, default))
-        root: dict[str, Any] = {"type": "object", "properties": props}
-        if required:
-            root["required"] = required
-        root["additionalProperties"] = extra_schema
-        root = compiler.root(root)
+        root = compiler.root(ObjectNode(tuple(props), None, extra_node))
         check_in = compiler.object_check(fields, extra, None)
         self.input_schema = FunctionSchema(f"{label} input", check_in, root)
 
@@ -314,11 +320,13 @@ class _Compiled:
         if not _no_output(returns):
             out = Compiler(globalns, python=True)
             try:
-                schema, check, _ = out.compile(returns, "return annotation")
-            except TypeSchemaError as err:
+                node, check, _ = out.compile(returns, "return annotation")
+            except ToolDefinitionError as err:
                 problems.append(str(err))
             else:
-                self.output_schema = FunctionSchema(f"{label} output", check, out.root(schema))
+                self.output_schema = FunctionSchema(
+                    f"{label} output", check, out.root(node), python=True
+                )
         if problems:
             raise ToolDefinitionError(f"tool {label!r}: " + "; ".join(problems))
 
@@ -347,13 +355,22 @@ def _handler(
     )
     args: list[str] = []
     first = ""
+    # Parameter names are identifiers (``name=`` in the call); as dict keys they
+    # are constants bound by name, like every value in generated code.
+    constants: dict[str, Any] = {"fn": fn}
+
+    def key(name: str) -> str:
+        constant = f"K{len(constants)}"
+        constants[constant] = name
+        return constant
+
     for p in params:
         if p.kind is p.VAR_KEYWORD:
             # Extra keys may name the Meta parameter too: Meta wins, as it always has.
-            first = "" if meta_name is None else f"value[{meta_name!r}] = meta; "
+            first = "" if meta_name is None else f"value[{key(meta_name)}] = meta; "
             args = ["**value"]
             break
-        expr = "meta" if p.name == meta_name else f"value[{p.name!r}]"
+        expr = "meta" if p.name == meta_name else f"value[{key(p.name)}]"
         positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
         args.append(expr if positional else f"{p.name}={expr}")
     call = f"fn({', '.join(args)})"
@@ -361,9 +378,7 @@ def _handler(
         source = f"async def run(value, meta):\n    {first}return await {call}\n"
     else:
         source = f"def run(value, meta):\n    {first}return {call}\n"
-    ns: dict[str, Any] = {"fn": fn}
-    exec(compile(source, "<standard_tool handler>", "exec"), ns)
-    run: Callable[[Any, Any], Any] = ns["run"]
+    run: Callable[[Any, Any], Any] = exec_generated(source, constants, "handler")["run"]
     return run
 
 
@@ -373,7 +388,13 @@ def _build(
     if not callable(fn):
         raise ToolDefinitionError(f"tool: expected a function, got {type(fn).__name__}")
     label = name or getattr(fn, "__name__", None) or type(fn).__name__
-    compiled = _Compiled(fn, label)
+    try:
+        compiled = _Compiled(fn, label)
+    except RecursionError as err:
+        raise ToolDefinitionError(
+            f"tool {label!r}: an annotation nests too deeply to compile; "
+            "name its inner parts (a TypedDict, a dataclass or a type alias)"
+        ) from err
     return standard_tool(
         name=label,
         description=compiled.description if description is None else description,

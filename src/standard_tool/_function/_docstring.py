@@ -3,6 +3,9 @@
 Understands Google (``Args:``), NumPy (``Parameters`` underlined) and Sphinx
 (``:param name:``) styles. The description keeps the summary and body and drops
 the parameter, return, yield and raise sections.
+
+Layer: function tools (imports only standard_tool._core, standard_tool._shared and this
+package; pydantic/msgspec lazily).
 """
 
 from __future__ import annotations
