@@ -250,7 +250,36 @@ def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
         >>> to_draft07({"prefixItems": [{"type": "string"}], "items": False})
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
-    return cast("SchemaDict", _walk(to_draft202012(schema), _node_2020_to_07))
+    source = to_draft202012(schema)
+    out = _walk(source, _node_2020_to_07)
+    return cast("SchemaDict", _walk(out, lambda node: _repoint_07(source, node)))
+
+
+def _repoint_07(source: SchemaDict, node: SchemaDict) -> SchemaDict:
+    """Point a ``$ref`` into a renamed draft 2020-12 location at its draft-07 place."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return node
+    here: Any = source
+    moved: list[str] = []
+    keyword = True  # is the token a keyword (rather than a name or an index)?
+    for token in pointer_tokens(ref):
+        step = token
+        if _is_object(here) and keyword:
+            if token == "prefixItems":
+                step = "items"
+            elif token == "items" and here.get("prefixItems"):
+                step = "additionalItems"
+            elif token == "$defs":
+                step = "definitions"
+            elif token in ("dependentSchemas", "dependentRequired"):
+                step = "dependencies"
+        elif not _is_array(here):
+            return node
+        moved.append(step.replace("~", "~0").replace("/", "~1"))
+        here = resolve_pointer(here, "#/" + token.replace("~", "~0").replace("/", "~1"))
+        keyword = not (keyword and (token in _MAP or token in _LIST or _is_array(here)))
+    return {**node, "$ref": "#/" + "/".join(moved)}
 
 
 def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
@@ -258,13 +287,24 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
     for key, value in node.items():
         if key == "$defs":
             out["definitions"] = {**value, **node.get("definitions", {})}
-        elif key == "$ref" or key == "$dynamicRef":
+        elif key == "$dynamicRef":
+            raise SchemaConversionError(
+                f"cannot convert $dynamicRef {_short(value)} to draft-07: draft-07 has no "
+                "dynamic reference, and a static $ref would accept more; keep draft-2020-12"
+            )
+        elif key == "$ref":
             out["$ref"] = _rename_ref(value, "$defs", "definitions")
         elif key == "$schema":
             out["$schema"] = DRAFT_07_URI
         elif key in ("$anchor", "$dynamicAnchor"):
             if "$id" not in node:
                 out["$id"] = f"#{value}"
+            elif key == "$anchor":
+                raise SchemaConversionError(
+                    f"cannot convert $anchor {_short(value)} beside $id to draft-07: a "
+                    "draft-07 schema has one $id, so references to the anchor would point "
+                    "nowhere; keep draft-2020-12"
+                )
         elif key == "prefixItems":
             if value:
                 out["items"] = value
@@ -278,13 +318,15 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
         elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema"):
             pass
         elif key == "contains":
-            if node.get("minContains", 1) != 0 or "maxContains" in node:
+            # minContains 0 makes contains always pass (maxContains is dropped anyway).
+            if node.get("minContains", 1) != 0:
                 out["contains"] = value
         elif key == "unevaluatedProperties":
             if not (_IN_PLACE & node.keys()) and "additionalProperties" not in node:
                 out["additionalProperties"] = value
         elif key == "unevaluatedItems":
-            if not (_IN_PLACE & node.keys()):
+            # contains also evaluates items: additionalItems would reject what it matched.
+            if not (_IN_PLACE & node.keys()) and "contains" not in node:
                 if "prefixItems" in node:
                     if "items" not in node:
                         out["additionalItems"] = value
@@ -377,26 +419,29 @@ def inline_refs(schema: Mapping[str, Any]) -> SchemaDict:
     keep_siblings = detect_dialect(root) == "draft-2020-12"
     done: dict[str, Any] = {}
 
-    def expand(node: Any, chain: tuple[str, ...]) -> Any:
+    def expand(node: Any, chain: tuple[str, ...], scope: SchemaDict) -> Any:
         if not _is_object(node):
             return node
+        if node is not root and isinstance(node.get("$id"), str) and node["$id"][:1] != "#":
+            scope = node  # an embedded resource: its "#..." refs resolve inside it
         ref = node.get("$ref")
         body = _map_subschemas(
             {k: v for k, v in node.items() if k not in ("$ref", "$defs", "definitions")},
-            lambda child: expand(child, chain),
+            lambda child: expand(child, chain, scope),
         )
         if not isinstance(ref, str):
             return body
-        if ref in chain:
-            raise SchemaConversionError(_recursion_message(root, ref, chain))
-        if ref not in done:
-            done[ref] = expand(_resolve(root, ref), (*chain, ref))
-        target = _thaw(done[ref])
+        key = ref if scope is root else f"{id(scope)}{ref}"
+        if key in chain:
+            raise SchemaConversionError(_recursion_message(scope, ref, chain, key))
+        if key not in done:
+            done[key] = expand(_resolve(scope, ref), (*chain, key), scope)
+        target = _thaw(done[key])
         if not keep_siblings:
             return target
         return _merge(target, body)
 
-    return cast("SchemaDict", expand(root, ()))
+    return cast("SchemaDict", expand(root, (), root))
 
 
 def _resolve(root: SchemaDict, ref: str) -> Any:
@@ -405,18 +450,44 @@ def _resolve(root: SchemaDict, ref: str) -> Any:
             f"cannot inline $ref {_short(ref)}: only local references (starting with '#') "
             "are supported"
         )
+    if ref[1:2] not in ("", "/"):
+        node = _find_anchor(root, ref[1:])
+        if node is MISSING:
+            raise SchemaConversionError(
+                f"cannot inline $ref {_short(ref)}: no $anchor {_short(ref[1:])} in the schema"
+            )
+        return node
     node = resolve_pointer(root, ref)
     if node is MISSING:
         raise SchemaConversionError(f"cannot inline $ref {_short(ref)}: it points nowhere")
     return node
 
 
-def _recursion_message(root: SchemaDict, ref: str, chain: tuple[str, ...]) -> str:
+def _find_anchor(node: Any, name: str) -> Any:
+    """Return the subschema of ``node`` named ``name`` by ``$anchor`` (or a draft-07 ``$id``)."""
+    if not _is_object(node):
+        return MISSING
+    if node.get("$anchor") == name or node.get("$id") == f"#{name}":
+        return node
+    found: Any = MISSING
+
+    def visit(child: Any) -> Any:
+        nonlocal found
+        embedded = _is_object(child) and str(child.get("$id", "#"))[:1] != "#"
+        if found is MISSING and not embedded:
+            found = _find_anchor(child, name)
+        return child
+
+    _map_subschemas(node, visit)
+    return found
+
+
+def _recursion_message(root: SchemaDict, ref: str, chain: tuple[str, ...], key: str) -> str:
     target = _resolve(root, ref)
     title = target.get("title") if _is_object(target) else None
-    parts = pointer_tokens(ref)
+    parts = pointer_tokens(ref) if ref[1:2] in ("", "/") else [ref[1:]]
     name = title if isinstance(title, str) else parts[-1] if parts else "the root schema"
-    cycle = " -> ".join((*chain[chain.index(ref) :], ref))
+    cycle = " -> ".join((*chain[chain.index(key) :], key))
     return (
         f"cannot inline $ref: the schema {_short(name)} is recursive ({cycle}); "
         "a recursive schema needs $ref, so use a target that keeps $ref (draft-2020-12 "
@@ -526,6 +597,8 @@ def _openapi(node: Any) -> Any:
             out[key] = {name: _openapi(sub) for name, sub in value.items()}
         elif key in ("allOf", "anyOf", "oneOf"):
             out[key] = [_openapi(sub) for sub in value]
+        elif key == "additionalProperties" and node.get("patternProperties"):
+            pass  # it excludes what patternProperties matched, which OpenAPI 3.0 drops
         elif key == "not" or (key == "additionalProperties" and not isinstance(value, bool)):
             out[key] = _openapi(value)
         elif key == "type":
