@@ -230,7 +230,9 @@ def to_draft202012(schema: Mapping[str, Any]) -> SchemaDict:
     """
     if detect_dialect(schema) == "draft-2020-12":
         return cast("SchemaDict", _thaw(schema))
-    return cast("SchemaDict", _walk(_thaw(schema), _node_07_to_2020))
+    source = cast("SchemaDict", _thaw(schema))
+    out = _walk(source, _node_07_to_2020)
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_2020)))
 
 
 def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
@@ -251,12 +253,38 @@ def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
     source = to_draft202012(schema)
-    out = _walk(source, _node_2020_to_07)
-    return cast("SchemaDict", _walk(out, lambda node: _repoint_07(source, node)))
+    out = _walk(_guard_negations(source, _LOSSY_07.__contains__), _node_2020_to_07)
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_07)))
 
 
-def _repoint_07(source: SchemaDict, node: SchemaDict) -> SchemaDict:
-    """Point a ``$ref`` into a renamed draft 2020-12 location at its draft-07 place."""
+def _step_07(here: SchemaDict, token: str) -> str:
+    if token == "prefixItems":
+        return "items"
+    if token == "items" and here.get("prefixItems"):
+        return "additionalItems"
+    if token == "$defs":
+        return "definitions"
+    if token in ("dependentSchemas", "dependentRequired"):
+        return "dependencies"
+    return token
+
+
+def _step_2020(here: SchemaDict, token: str) -> str:
+    if token == "items" and _is_array(here.get("items")):
+        return "prefixItems"
+    if token == "additionalItems" and _is_array(here.get("items")):
+        return "items"
+    if token == "definitions":
+        return "$defs"
+    if token == "dependencies":
+        return "dependentSchemas"
+    return token
+
+
+def _repoint(
+    source: SchemaDict, node: SchemaDict, step_of: Callable[[SchemaDict, str], str]
+) -> SchemaDict:
+    """Point a ``$ref`` into a location the conversion renamed at its new place."""
     ref = node.get("$ref")
     if not isinstance(ref, str) or not ref.startswith("#/"):
         return node
@@ -266,14 +294,7 @@ def _repoint_07(source: SchemaDict, node: SchemaDict) -> SchemaDict:
     for token in pointer_tokens(ref):
         step = token
         if _is_object(here) and keyword:
-            if token == "prefixItems":
-                step = "items"
-            elif token == "items" and here.get("prefixItems"):
-                step = "additionalItems"
-            elif token == "$defs":
-                step = "definitions"
-            elif token in ("dependentSchemas", "dependentRequired"):
-                step = "dependencies"
+            step = step_of(here, token)
         elif not _is_array(here):
             return node
         moved.append(step.replace("~", "~0").replace("/", "~1"))
@@ -315,7 +336,8 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
                 out["items"] = value
         elif key in ("dependentRequired", "dependentSchemas"):
             _merge_dependencies(out.setdefault("dependencies", {}), value)
-        elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema"):
+        elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema", "dependencies"):
+            # 2020-12 has no "dependencies": draft-07 would apply what 2020-12 ignores.
             pass
         elif key == "contains":
             # minContains 0 makes contains always pass (maxContains is dropped anyway).
@@ -335,6 +357,53 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
         elif key != "definitions" or "$defs" not in node:
             out[key] = value
     return _wrap_ref_07(out)
+
+
+# Keywords to_draft07 drops or approximates (each loosens the subschema it stood in).
+_LOSSY_07 = frozenset(
+    {"unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains", "contentSchema"}
+)
+
+
+def _guard_negations(node: Any, lossy: Callable[[str], bool]) -> Any:
+    """Keep a loosening a loosening where a subschema is read negatively.
+
+    A subschema that will lose a keyword accepts more; under ``not``, as an ``if``
+    or as a ``oneOf`` branch that would make its parent reject more. So such a
+    ``not`` or ``if``/``then``/``else`` is dropped and such a ``oneOf`` becomes an
+    ``anyOf``: each a loosening of the parent, never a narrowing.
+    """
+    if not _is_object(node):
+        return node
+    out = _map_subschemas(node, lambda child: _guard_negations(child, lossy))
+    if "not" in node and _uses(node["not"], lossy):
+        del out["not"]
+    if "if" in node and _uses(node["if"], lossy):
+        for key in ("if", "then", "else"):
+            out.pop(key, None)
+    branches = node.get("oneOf")
+    if _is_array(branches) and any(_uses(b, lossy) for b in branches):
+        one_of = out.pop("oneOf")
+        if "anyOf" in out:
+            out["allOf"] = [*out.get("allOf", ()), {"anyOf": one_of}]
+        else:
+            out["anyOf"] = one_of
+    return out
+
+
+def _uses(node: Any, lossy: Callable[[str], bool]) -> bool:
+    """Whether ``node`` (or a subschema of it) has a keyword ``lossy`` flags."""
+    if not _is_object(node):
+        return False
+    found = any(lossy(key) for key in node)
+
+    def visit(child: Any) -> Any:
+        nonlocal found
+        found = found or _uses(child, lossy)
+        return child
+
+    _map_subschemas(node, visit)
+    return found
 
 
 def _merge_dependencies(into: dict[str, Any], value: Mapping[str, Any]) -> None:
@@ -424,6 +493,11 @@ def inline_refs(schema: Mapping[str, Any]) -> SchemaDict:
             return node
         if node is not root and isinstance(node.get("$id"), str) and node["$id"][:1] != "#":
             scope = node  # an embedded resource: its "#..." refs resolve inside it
+        if "$dynamicRef" in node:
+            raise SchemaConversionError(
+                f"cannot inline $dynamicRef {_short(node['$dynamicRef'])}: it has no dynamic "
+                "reference equivalent without $ref; keep draft-2020-12"
+            )
         ref = node.get("$ref")
         body = _map_subschemas(
             {k: v for k, v in node.items() if k not in ("$ref", "$defs", "definitions")},
@@ -559,6 +633,11 @@ _OPENAPI_KEYWORDS = frozenset(
         "xml",
     }
 )
+# Keywords to_openapi30 rewrites exactly (the rest outside _OPENAPI_KEYWORDS loosen).
+_EXACT_OPENAPI = frozenset({"$schema", "$id", "$anchor", "$comment", "const", "examples"})
+_COUNTS = frozenset(
+    {"maxItems", "minItems", "maxLength", "minLength", "maxProperties", "minProperties"}
+)
 _NULL_ONLY: SchemaDict = {"nullable": True, "enum": [None]}
 
 
@@ -582,7 +661,12 @@ def to_openapi30(schema: Mapping[str, Any]) -> SchemaDict:
         >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
         {'type': 'integer', 'nullable': True, 'enum': [3]}
     """
-    return cast("SchemaDict", _openapi(inline_refs(to_draft202012(schema))))
+    inlined = inline_refs(to_draft202012(schema))
+    return cast("SchemaDict", _openapi(_guard_negations(inlined, _lossy_openapi)))
+
+
+def _lossy_openapi(key: str) -> bool:
+    return key not in _OPENAPI_KEYWORDS and key not in _EXACT_OPENAPI and not key.startswith("x-")
 
 
 def _openapi(node: Any) -> Any:
@@ -623,6 +707,8 @@ def _openapi(node: Any) -> Any:
                 out[key] = value
         elif key in ("items", "prefixItems", "exclusiveMinimum", "exclusiveMaximum"):
             pass  # handled below: they depend on their neighbours
+        elif key in _COUNTS and isinstance(value, float) and value.is_integer():
+            out[key] = int(value)  # OpenAPI 3.0 requires an integer count
         elif key in _OPENAPI_KEYWORDS or key.startswith("x-"):
             out[key] = value
     if "type" in out:
