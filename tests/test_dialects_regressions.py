@@ -8,7 +8,13 @@ import jsonschema
 import pytest
 from openapi_schema_validator import OAS30Validator
 
-from standard_tool.dialects import SchemaConversionError, inline_refs, to_draft07, to_openapi30
+from standard_tool.dialects import (
+    SchemaConversionError,
+    inline_refs,
+    to_draft07,
+    to_draft202012,
+    to_openapi30,
+)
 
 
 def _agree(original: Any, converted: Any, instance: object, validator: Any) -> None:
@@ -95,3 +101,32 @@ def test_openapi30_integer_with_zero_fraction_is_the_documented_difference() -> 
     assert jsonschema.Draft202012Validator({"type": "integer"}).is_valid(1.0)
     validator: Any = OAS30Validator(converted)
     assert not validator.is_valid(1.0)
+
+
+def test_draft07_drops_a_not_whose_subschema_would_lose_a_keyword() -> None:
+    schema: dict[str, Any] = {
+        "not": {"anyOf": [True, {"properties": {"foo": True}}], "unevaluatedProperties": False}
+    }
+    _agree(schema, to_draft07(schema), {"bar": 1}, jsonschema.Draft7Validator)
+
+
+def test_draft202012_rewrites_refs_into_array_form_items() -> None:
+    schema: dict[str, Any] = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "integer"}, {"$ref": "#/items/0"}],
+    }
+    assert to_draft202012(schema)["prefixItems"][1] == {"$ref": "#/prefixItems/0"}
+
+
+def test_draft07_drops_a_2020_12_dependencies_keyword() -> None:
+    schema: dict[str, Any] = {"dependencies": {"bar": ["foo"]}}
+    _agree(schema, to_draft07(schema), {"bar": 2}, jsonschema.Draft7Validator)
+
+
+def test_inline_refs_refuses_dynamic_ref() -> None:
+    with pytest.raises(SchemaConversionError, match="\\$dynamicRef"):
+        inline_refs({"$dynamicAnchor": "n", "items": {"$dynamicRef": "#n"}})
+
+
+def test_openapi30_makes_a_decimal_count_an_integer() -> None:
+    assert to_openapi30({"maxItems": 2.0}) == {"maxItems": 2}

@@ -505,7 +505,7 @@ def inline_refs(schema: Mapping[str, Any]) -> SchemaDict:
         )
         if not isinstance(ref, str):
             return body
-        key = ref if scope is root else f"{id(scope)}{ref}"
+        key = ref if scope is root else f"{scope['$id']}{ref}"
         if key in chain:
             raise SchemaConversionError(_recursion_message(scope, ref, chain, key))
         if key not in done:
