@@ -47,6 +47,7 @@ for python in "${pythons[@]}"; do
     dir=".venvs/py$version"
     echo "== Python $version ($python)"
     ensure_venv "$python" "$dir" -e ".[all]" --group test
+    bash scripts/fetch_test_suite.sh "$dir/bin/python"
     if [ "${COVERAGE_ON:-}" = "$version" ]; then
         # Branch coverage on one interpreter (CI sets COVERAGE_ON); the report's
         # floor fails the run if coverage drops.

@@ -230,7 +230,9 @@ def to_draft202012(schema: Mapping[str, Any]) -> SchemaDict:
     """
     if detect_dialect(schema) == "draft-2020-12":
         return cast("SchemaDict", _thaw(schema))
-    return cast("SchemaDict", _walk(_thaw(schema), _node_07_to_2020))
+    source = cast("SchemaDict", _thaw(schema))
+    out = _walk(source, _node_07_to_2020)
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_2020)))
 
 
 def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
@@ -250,7 +252,55 @@ def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
         >>> to_draft07({"prefixItems": [{"type": "string"}], "items": False})
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
-    return cast("SchemaDict", _walk(to_draft202012(schema), _node_2020_to_07))
+    source = to_draft202012(schema)
+    out = _walk(_guard_negations(source, _LOSSY_07.__contains__), _node_2020_to_07)
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_07)))
+
+
+def _step_07(here: SchemaDict, token: str) -> str:
+    if token == "prefixItems":
+        return "items"
+    if token == "items" and here.get("prefixItems"):
+        return "additionalItems"
+    if token == "$defs":
+        return "definitions"
+    if token in ("dependentSchemas", "dependentRequired"):
+        return "dependencies"
+    return token
+
+
+def _step_2020(here: SchemaDict, token: str) -> str:
+    if token == "items" and _is_array(here.get("items")):
+        return "prefixItems"
+    if token == "additionalItems" and _is_array(here.get("items")):
+        return "items"
+    if token == "definitions":
+        return "$defs"
+    if token == "dependencies":
+        return "dependentSchemas"
+    return token
+
+
+def _repoint(
+    source: SchemaDict, node: SchemaDict, step_of: Callable[[SchemaDict, str], str]
+) -> SchemaDict:
+    """Point a ``$ref`` into a location the conversion renamed at its new place."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return node
+    here: Any = source
+    moved: list[str] = []
+    keyword = True  # is the token a keyword (rather than a name or an index)?
+    for token in pointer_tokens(ref):
+        step = token
+        if _is_object(here) and keyword:
+            step = step_of(here, token)
+        elif not _is_array(here):
+            return node
+        moved.append(step.replace("~", "~0").replace("/", "~1"))
+        here = resolve_pointer(here, "#/" + token.replace("~", "~0").replace("/", "~1"))
+        keyword = not (keyword and (token in _MAP or token in _LIST or _is_array(here)))
+    return {**node, "$ref": "#/" + "/".join(moved)}
 
 
 def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
@@ -258,13 +308,24 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
     for key, value in node.items():
         if key == "$defs":
             out["definitions"] = {**value, **node.get("definitions", {})}
-        elif key == "$ref" or key == "$dynamicRef":
+        elif key == "$dynamicRef":
+            raise SchemaConversionError(
+                f"cannot convert $dynamicRef {_short(value)} to draft-07: draft-07 has no "
+                "dynamic reference, and a static $ref would accept more; keep draft-2020-12"
+            )
+        elif key == "$ref":
             out["$ref"] = _rename_ref(value, "$defs", "definitions")
         elif key == "$schema":
             out["$schema"] = DRAFT_07_URI
         elif key in ("$anchor", "$dynamicAnchor"):
             if "$id" not in node:
                 out["$id"] = f"#{value}"
+            elif key == "$anchor":
+                raise SchemaConversionError(
+                    f"cannot convert $anchor {_short(value)} beside $id to draft-07: a "
+                    "draft-07 schema has one $id, so references to the anchor would point "
+                    "nowhere; keep draft-2020-12"
+                )
         elif key == "prefixItems":
             if value:
                 out["items"] = value
@@ -275,16 +336,19 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
                 out["items"] = value
         elif key in ("dependentRequired", "dependentSchemas"):
             _merge_dependencies(out.setdefault("dependencies", {}), value)
-        elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema"):
+        elif key in ("minContains", "maxContains", "$vocabulary", "contentSchema", "dependencies"):
+            # 2020-12 has no "dependencies": draft-07 would apply what 2020-12 ignores.
             pass
         elif key == "contains":
-            if node.get("minContains", 1) != 0 or "maxContains" in node:
+            # minContains 0 makes contains always pass (maxContains is dropped anyway).
+            if node.get("minContains", 1) != 0:
                 out["contains"] = value
         elif key == "unevaluatedProperties":
             if not (_IN_PLACE & node.keys()) and "additionalProperties" not in node:
                 out["additionalProperties"] = value
         elif key == "unevaluatedItems":
-            if not (_IN_PLACE & node.keys()):
+            # contains also evaluates items: additionalItems would reject what it matched.
+            if not (_IN_PLACE & node.keys()) and "contains" not in node:
                 if "prefixItems" in node:
                     if "items" not in node:
                         out["additionalItems"] = value
@@ -293,6 +357,53 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
         elif key != "definitions" or "$defs" not in node:
             out[key] = value
     return _wrap_ref_07(out)
+
+
+# Keywords to_draft07 drops or approximates (each loosens the subschema it stood in).
+_LOSSY_07 = frozenset(
+    {"unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains", "contentSchema"}
+)
+
+
+def _guard_negations(node: Any, lossy: Callable[[str], bool]) -> Any:
+    """Keep a loosening a loosening where a subschema is read negatively.
+
+    A subschema that will lose a keyword accepts more; under ``not``, as an ``if``
+    or as a ``oneOf`` branch that would make its parent reject more. So such a
+    ``not`` or ``if``/``then``/``else`` is dropped and such a ``oneOf`` becomes an
+    ``anyOf``: each a loosening of the parent, never a narrowing.
+    """
+    if not _is_object(node):
+        return node
+    out = _map_subschemas(node, lambda child: _guard_negations(child, lossy))
+    if "not" in node and _uses(node["not"], lossy):
+        del out["not"]
+    if "if" in node and _uses(node["if"], lossy):
+        for key in ("if", "then", "else"):
+            out.pop(key, None)
+    branches = node.get("oneOf")
+    if _is_array(branches) and any(_uses(b, lossy) for b in branches):
+        one_of = out.pop("oneOf")
+        if "anyOf" in out:
+            out["allOf"] = [*out.get("allOf", ()), {"anyOf": one_of}]
+        else:
+            out["anyOf"] = one_of
+    return out
+
+
+def _uses(node: Any, lossy: Callable[[str], bool]) -> bool:
+    """Whether ``node`` (or a subschema of it) has a keyword ``lossy`` flags."""
+    if not _is_object(node):
+        return False
+    found = any(lossy(key) for key in node)
+
+    def visit(child: Any) -> Any:
+        nonlocal found
+        found = found or _uses(child, lossy)
+        return child
+
+    _map_subschemas(node, visit)
+    return found
 
 
 def _merge_dependencies(into: dict[str, Any], value: Mapping[str, Any]) -> None:
@@ -377,26 +488,34 @@ def inline_refs(schema: Mapping[str, Any]) -> SchemaDict:
     keep_siblings = detect_dialect(root) == "draft-2020-12"
     done: dict[str, Any] = {}
 
-    def expand(node: Any, chain: tuple[str, ...]) -> Any:
+    def expand(node: Any, chain: tuple[str, ...], scope: SchemaDict) -> Any:
         if not _is_object(node):
             return node
+        if node is not root and isinstance(node.get("$id"), str) and node["$id"][:1] != "#":
+            scope = node  # an embedded resource: its "#..." refs resolve inside it
+        if "$dynamicRef" in node:
+            raise SchemaConversionError(
+                f"cannot inline $dynamicRef {_short(node['$dynamicRef'])}: it has no dynamic "
+                "reference equivalent without $ref; keep draft-2020-12"
+            )
         ref = node.get("$ref")
         body = _map_subschemas(
             {k: v for k, v in node.items() if k not in ("$ref", "$defs", "definitions")},
-            lambda child: expand(child, chain),
+            lambda child: expand(child, chain, scope),
         )
         if not isinstance(ref, str):
             return body
-        if ref in chain:
-            raise SchemaConversionError(_recursion_message(root, ref, chain))
-        if ref not in done:
-            done[ref] = expand(_resolve(root, ref), (*chain, ref))
-        target = _thaw(done[ref])
+        key = ref if scope is root else f"{scope['$id']}{ref}"
+        if key in chain:
+            raise SchemaConversionError(_recursion_message(scope, ref, chain, key))
+        if key not in done:
+            done[key] = expand(_resolve(scope, ref), (*chain, key), scope)
+        target = _thaw(done[key])
         if not keep_siblings:
             return target
         return _merge(target, body)
 
-    return cast("SchemaDict", expand(root, ()))
+    return cast("SchemaDict", expand(root, (), root))
 
 
 def _resolve(root: SchemaDict, ref: str) -> Any:
@@ -405,18 +524,44 @@ def _resolve(root: SchemaDict, ref: str) -> Any:
             f"cannot inline $ref {_short(ref)}: only local references (starting with '#') "
             "are supported"
         )
+    if ref[1:2] not in ("", "/"):
+        node = _find_anchor(root, ref[1:])
+        if node is MISSING:
+            raise SchemaConversionError(
+                f"cannot inline $ref {_short(ref)}: no $anchor {_short(ref[1:])} in the schema"
+            )
+        return node
     node = resolve_pointer(root, ref)
     if node is MISSING:
         raise SchemaConversionError(f"cannot inline $ref {_short(ref)}: it points nowhere")
     return node
 
 
-def _recursion_message(root: SchemaDict, ref: str, chain: tuple[str, ...]) -> str:
+def _find_anchor(node: Any, name: str) -> Any:
+    """Return the subschema of ``node`` named ``name`` by ``$anchor`` (or a draft-07 ``$id``)."""
+    if not _is_object(node):
+        return MISSING
+    if node.get("$anchor") == name or node.get("$id") == f"#{name}":
+        return node
+    found: Any = MISSING
+
+    def visit(child: Any) -> Any:
+        nonlocal found
+        embedded = _is_object(child) and str(child.get("$id", "#"))[:1] != "#"
+        if found is MISSING and not embedded:
+            found = _find_anchor(child, name)
+        return child
+
+    _map_subschemas(node, visit)
+    return found
+
+
+def _recursion_message(root: SchemaDict, ref: str, chain: tuple[str, ...], key: str) -> str:
     target = _resolve(root, ref)
     title = target.get("title") if _is_object(target) else None
-    parts = pointer_tokens(ref)
+    parts = pointer_tokens(ref) if ref[1:2] in ("", "/") else [ref[1:]]
     name = title if isinstance(title, str) else parts[-1] if parts else "the root schema"
-    cycle = " -> ".join((*chain[chain.index(ref) :], ref))
+    cycle = " -> ".join((*chain[chain.index(key) :], key))
     return (
         f"cannot inline $ref: the schema {_short(name)} is recursive ({cycle}); "
         "a recursive schema needs $ref, so use a target that keeps $ref (draft-2020-12 "
@@ -488,6 +633,11 @@ _OPENAPI_KEYWORDS = frozenset(
         "xml",
     }
 )
+# Keywords to_openapi30 rewrites exactly (the rest outside _OPENAPI_KEYWORDS loosen).
+_EXACT_OPENAPI = frozenset({"$schema", "$id", "$anchor", "$comment", "const", "examples"})
+_COUNTS = frozenset(
+    {"maxItems", "minItems", "maxLength", "minLength", "maxProperties", "minProperties"}
+)
 _NULL_ONLY: SchemaDict = {"nullable": True, "enum": [None]}
 
 
@@ -511,7 +661,12 @@ def to_openapi30(schema: Mapping[str, Any]) -> SchemaDict:
         >>> to_openapi30({"anyOf": [{"type": "integer"}, {"type": "null"}], "const": 3})
         {'type': 'integer', 'nullable': True, 'enum': [3]}
     """
-    return cast("SchemaDict", _openapi(inline_refs(to_draft202012(schema))))
+    inlined = inline_refs(to_draft202012(schema))
+    return cast("SchemaDict", _openapi(_guard_negations(inlined, _lossy_openapi)))
+
+
+def _lossy_openapi(key: str) -> bool:
+    return key not in _OPENAPI_KEYWORDS and key not in _EXACT_OPENAPI and not key.startswith("x-")
 
 
 def _openapi(node: Any) -> Any:
@@ -526,6 +681,8 @@ def _openapi(node: Any) -> Any:
             out[key] = {name: _openapi(sub) for name, sub in value.items()}
         elif key in ("allOf", "anyOf", "oneOf"):
             out[key] = [_openapi(sub) for sub in value]
+        elif key == "additionalProperties" and node.get("patternProperties"):
+            pass  # it excludes what patternProperties matched, which OpenAPI 3.0 drops
         elif key == "not" or (key == "additionalProperties" and not isinstance(value, bool)):
             out[key] = _openapi(value)
         elif key == "type":
@@ -550,6 +707,8 @@ def _openapi(node: Any) -> Any:
                 out[key] = value
         elif key in ("items", "prefixItems", "exclusiveMinimum", "exclusiveMaximum"):
             pass  # handled below: they depend on their neighbours
+        elif key in _COUNTS and isinstance(value, float) and value.is_integer():
+            out[key] = int(value)  # OpenAPI 3.0 requires an integer count
         elif key in _OPENAPI_KEYWORDS or key.startswith("x-"):
             out[key] = value
     if "type" in out:
