@@ -133,7 +133,8 @@ def test_check_reports_tool_provider_and_path_and_exits_1(tmp_path: Path) -> Non
     assert {"tool": "bad name!", "provider": "mcp"} in [{"tool": p["tool"], "provider": p["provider"]} for p in problems]
     assert all(p["path"].startswith("/") or p["path"] == "" for p in problems)
     text = run("--color", "never", "check", str(file), "--examples", "0").stdout
-    assert "bad name! [mcp] /name:" in text
+    assert "bad name! [mcp] /: " in text
+    assert "is not accepted by MCP" in text
 
 
 # diff
