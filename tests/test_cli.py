@@ -245,9 +245,3 @@ def test_init_scaffolds_a_project_whose_tests_pass(tmp_path: Path) -> None:
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout
     assert run("init", "weather-tools", "--directory", str(tmp_path)).returncode == 2
-
-
-def test_serve_http_is_not_available_yet() -> None:
-    result = run("serve", "cli_targets:add", "--transport", "http")
-    assert result.returncode == 2
-    assert "not available yet" in result.stderr

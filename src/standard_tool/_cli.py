@@ -458,13 +458,16 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace, out: Out) -> int:
     tools = load_tools(args.target)
+    server = _providers().mcp_server(tools, name=args.name)
     if args.transport == "http":
-        print("standard-tool: serve --transport http is not available yet; use --transport stdio", file=sys.stderr)
-        return 2
+        import uvicorn
+
+        app = server.streamable_http_app(host=args.host)
+        print(f"standard-tool: serving MCP on http://{args.host}:{args.port}/mcp", file=sys.stderr)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        return 0
     import anyio
     from mcp.server.stdio import stdio_server
-
-    server = _providers().mcp_server(tools, name=args.name)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
