@@ -19,7 +19,9 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
 ENV.pop("NO_COLOR", None)
 
 
-def run(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "standard_tool", *args],
         capture_output=True,
@@ -43,7 +45,10 @@ def as_json(result: subprocess.CompletedProcess[str]) -> Any:
 def test_inspect_module_lists_every_top_level_tool_as_json_when_piped() -> None:
     data = as_json(run("inspect", "cli_targets"))
     assert [t["name"] for t in data["tools"]] == ["add", "shout", "explode", "counts"]
-    assert data["tools"][0]["parameters"] == [["a", "integer", "required"], ["b", "integer", "optional"]]
+    assert data["tools"][0]["parameters"] == [
+        ["a", "integer", "required"],
+        ["b", "integer", "optional"],
+    ]
 
 
 def test_inspect_table_on_a_terminal_with_colour_forced() -> None:
@@ -67,13 +72,22 @@ def test_inspect_one_format() -> None:
 
 def test_inspect_all_formats() -> None:
     data = as_json(run("inspect", "cli_targets:tool_list", "--format", "all", "--json"))
-    assert set(data["tools"][0]) == {"name", "openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "jsonschema"}
+    assert set(data["tools"][0]) == {
+        "name",
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "mcp",
+        "jsonschema",
+    }
 
 
 def test_inspect_a_file_path(tmp_path: Path) -> None:
     file = tmp_path / "my_tools.py"
     file.write_text(
-        "from standard_tool import tool\n\n@tool\ndef hello(name: str) -> str:\n    '''Say hello.'''\n    return name\n"
+        "from standard_tool import tool\n\n"
+        "@tool\ndef hello(name: str) -> str:\n    '''Say hello.'''\n    return name\n"
     )
     assert [t["name"] for t in as_json(run("inspect", str(file)))["tools"]] == ["hello"]
     assert [t["name"] for t in as_json(run("inspect", f"{file}:hello"))["tools"]] == ["hello"]
@@ -99,12 +113,22 @@ def test_bad_target_exits_2_with_a_message(command: str, target: str, message: s
     result = run(command, target)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr.strip().splitlines() == [f"standard-tool: {message}"] or message in result.stderr
+    assert (
+        result.stderr.strip().splitlines() == [f"standard-tool: {message}"]
+        or message in result.stderr
+    )
 
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["frobnicate"], ["inspect"], ["inspect", "cli_targets", "--format", "nope"], ["check", "x", "--examples", "many"], ["call"]],
+    [
+        [],
+        ["frobnicate"],
+        ["inspect"],
+        ["inspect", "cli_targets", "--format", "nope"],
+        ["check", "x", "--examples", "many"],
+        ["call"],
+    ],
 )
 def test_usage_errors_exit_2(args: list[str]) -> None:
     result = run(*args)
@@ -130,7 +154,9 @@ def test_check_reports_tool_provider_and_path_and_exits_1(tmp_path: Path) -> Non
     result = run("check", str(file), "--examples", "0")
     assert result.returncode == 1, result.stderr
     problems = json.loads(result.stdout)["problems"]
-    assert {"tool": "bad name!", "provider": "mcp"} in [{"tool": p["tool"], "provider": p["provider"]} for p in problems]
+    assert {"tool": "bad name!", "provider": "mcp"} in [
+        {"tool": p["tool"], "provider": p["provider"]} for p in problems
+    ]
     assert all(p["path"].startswith("/") or p["path"] == "" for p in problems)
     text = run("--color", "never", "check", str(file), "--examples", "0").stdout
     assert "bad name! [mcp] /: " in text
@@ -145,7 +171,12 @@ def test_diff_shows_what_strict_mode_rewrote() -> None:
     data = as_json(run("diff", "cli_targets:counts", "--format", "openai-strict"))
     (entry,) = data["diffs"]
     assert entry["strict"] is True
-    assert {"op": "changed", "path": "/properties/words/type", "old": "object", "new": "array"} in entry["changes"]
+    assert {
+        "op": "changed",
+        "path": "/properties/words/type",
+        "old": "object",
+        "new": "array",
+    } in entry["changes"]
 
 
 def test_diff_text_marks_added_removed_changed() -> None:
@@ -161,7 +192,9 @@ def test_diff_text_marks_added_removed_changed() -> None:
 
 def test_export_neutral_shape() -> None:
     data = as_json(run("export", "cli_targets:toolkit"))
-    assert [sorted(t) for t in data["tools"]] == [["description", "input_schema", "name", "output_schema", "title"]] * 2
+    assert [sorted(t) for t in data["tools"]] == [
+        ["description", "input_schema", "name", "output_schema", "title"]
+    ] * 2
 
 
 def test_export_provider_format() -> None:
@@ -175,7 +208,18 @@ def test_export_provider_format() -> None:
 
 
 def test_call_with_generated_options_coerces_types() -> None:
-    result = run("call", "cli_targets:shout", "--text", "hi", "--times", "2", "--loud", "false", "--tags", '["x"]')
+    result = run(
+        "call",
+        "cli_targets:shout",
+        "--text",
+        "hi",
+        "--times",
+        "2",
+        "--loud",
+        "false",
+        "--tags",
+        '["x"]',
+    )
     assert as_json(result) == "hihi #x"
 
 
@@ -235,12 +279,23 @@ def test_init_scaffolds_a_project_whose_tests_pass(tmp_path: Path) -> None:
     result = run("init", "weather-tools", "--directory", str(tmp_path))
     assert result.returncode == 0, result.stderr
     root = tmp_path / "weather-tools"
-    for name in ("pyproject.toml", "README.md", "weather_tools/tools.py", "weather_tools/server.py", "tests/test_tools.py"):
+    for name in (
+        "pyproject.toml",
+        "README.md",
+        "weather_tools/tools.py",
+        "weather_tools/server.py",
+        "tests/test_tools.py",
+    ):
         assert (root / name).is_file()
     env = {**ENV, "PYTHONPATH": os.pathsep.join([str(root), str(SRC)])}
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        capture_output=True, text=True, env=env, cwd=root, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=120,
+        check=False,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout

@@ -48,7 +48,17 @@ def test_serve_http_lists_and_calls_tools() -> None:
         port = probe.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
     server = subprocess.Popen(
-        [sys.executable, "-m", "standard_tool", "serve", "cli_targets:toolkit", "--transport", "http", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "standard_tool",
+            "serve",
+            "cli_targets:toolkit",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        ],
         env=env,
         stderr=subprocess.PIPE,
         text=True,
@@ -65,12 +75,15 @@ def test_serve_http_lists_and_calls_tools() -> None:
                             break
                     except OSError:
                         await anyio.sleep(0.1)
-                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
-                    async with ClientSession(streams[0], streams[1]) as client:
-                        await client.initialize()
-                        listed = await client.list_tools()
-                        assert sorted(t.name for t in listed.tools) == ["add", "shout"]
-                        assert "5" in str(await client.call_tool("add", {"a": 2, "b": 3}))
+                url = f"http://127.0.0.1:{port}/mcp"
+                async with (
+                    streamable_http_client(url) as (read, write),
+                    ClientSession(read, write) as client,
+                ):
+                    await client.initialize()
+                    listed = await client.list_tools()
+                    assert sorted(t.name for t in listed.tools) == ["add", "shout"]
+                    assert "5" in str(await client.call_tool("add", {"a": 2, "b": 3}))
 
         anyio.run(session)
     finally:

@@ -13,9 +13,15 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
-from standard_tool._core import input_json_schema, is_standard_tool, output_json_schema, run_tool_sync
+from standard_tool._core import (
+    input_json_schema,
+    is_standard_tool,
+    output_json_schema,
+    run_tool_sync,
+)
 from standard_tool._toolkit import Toolkit
 
 __all__ = ["main"]
@@ -36,7 +42,7 @@ def _bound(text: str) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def _import(spec: str) -> Any:
+def _import(spec: str) -> ModuleType:
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec)
         if not path.is_file():
@@ -68,7 +74,7 @@ def _tools_of(obj: Any, where: str) -> list[Any]:
     if isinstance(obj, Toolkit):
         return obj.list()
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes, dict)):
-        items = list(obj)  # pyright: ignore[reportUnknownArgumentType]
+        items: list[Any] = list(cast("Iterable[object]", obj))
         if items and all(is_standard_tool(item) for item in items):
             return items
     raise TargetError(f"{where} is not a tool, a Toolkit or a list of tools")
@@ -90,8 +96,13 @@ def load_tools(target: str) -> list[Any]:
         return _tools_of(obj, target)
     tools: list[Any] = []
     seen: set[str] = set()
-    for value in vars(module).values():
-        found = [value] if is_standard_tool(value) else value.list() if isinstance(value, Toolkit) else []
+    namespace: dict[str, Any] = vars(module)
+    for value in namespace.values():
+        found: list[Any] = []
+        if is_standard_tool(value):
+            found = [value]
+        elif isinstance(value, Toolkit):
+            found = value.list()
         for tool in found:
             if tool.name not in seen:
                 seen.add(tool.name)
@@ -112,7 +123,7 @@ def _providers() -> Any:
 
 
 def render_format(tool: Any, fmt: str) -> Any:
-    """The tool in one provider format (or its neutral JSON Schema for ``jsonschema``)."""
+    """Return the tool in one provider format (its neutral JSON for ``jsonschema``)."""
     p = _providers()
     if fmt == "jsonschema":
         return neutral(tool)
@@ -130,7 +141,7 @@ def render_format(tool: Any, fmt: str) -> Any:
 
 
 def neutral(tool: Any) -> dict[str, Any]:
-    """The neutral description: name, title, description and both JSON Schemas."""
+    """Return the neutral description: name, title, description and both schemas."""
     return {
         "name": tool.name,
         "title": tool.title,
@@ -162,13 +173,17 @@ class Out:
 def _type_of(schema: Any) -> str:
     if not isinstance(schema, dict):
         return "any"
-    kind: Any = schema.get("type")
+    node = cast("dict[str, Any]", schema)
+    kind: Any = node.get("type")
     if isinstance(kind, list):
-        return "|".join(str(k) for k in kind)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        kinds = cast("list[object]", kind)
+        return "|".join(str(k) for k in kinds)
     if kind is None:
         for key in ("anyOf", "oneOf"):
-            if isinstance(schema.get(key), list):
-                return "|".join(_type_of(s) for s in schema[key])
+            options: Any = node.get(key)
+            if isinstance(options, list):
+                choices = cast("list[object]", options)
+                return "|".join(_type_of(s) for s in choices)
         return "any"
     return str(kind)
 
@@ -183,7 +198,7 @@ def _summary_rows(tool: Any) -> list[tuple[str, str, str]]:
 def _print_table(out: Out, rows: list[list[str]]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for index, row in enumerate(rows):
-        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         print(out.paint(line, "1") if index == 0 else line)
 
 
@@ -196,18 +211,27 @@ def cmd_inspect(args: argparse.Namespace, out: Out) -> int:
     if args.format is None:
         if out.json:
             out.emit_json(
-                {"tools": [{**neutral(t), "parameters": [list(r) for r in _summary_rows(t)]} for t in tools]}
+                {
+                    "tools": [
+                        {**neutral(t), "parameters": [list(r) for r in _summary_rows(t)]}
+                        for t in tools
+                    ]
+                }
             )
             return 0
         rows = [["NAME", "TITLE", "DESCRIPTION", "PARAMETERS"]]
         for t in tools:
             first = (t.description or "").strip().splitlines()[:1]
-            params = ", ".join(f"{n}: {k}{'' if r == 'required' else '?'}" for n, k, r in _summary_rows(t))
+            params = ", ".join(
+                f"{n}: {k}{'' if r == 'required' else '?'}" for n, k, r in _summary_rows(t)
+            )
             rows.append([t.name, t.title or "", first[0] if first else "", params])
         _print_table(out, rows)
         return 0
     formats = FORMATS if args.format == "all" else (args.format,)
-    result = {"tools": [{"name": t.name, **{f: render_format(t, f) for f in formats}} for t in tools]}
+    result = {
+        "tools": [{"name": t.name, **{f: render_format(t, f) for f in formats}} for t in tools]
+    }
     if out.json:
         out.emit_json(result)
         return 0
@@ -266,8 +290,15 @@ def cmd_check(args: argparse.Namespace, out: Out) -> int:
         out.emit_json({"ok": not problems, "problems": problems})
     else:
         for pr in problems:
-            print(f"{out.paint(pr['tool'], '1')} [{pr['provider']}] {pr['path'] or '/'}: {pr['message']}")
-        verdict = f"{len(problems)} problem(s) in {len(tools)} tool(s)" if problems else f"{len(tools)} tool(s) OK"
+            print(
+                f"{out.paint(pr['tool'], '1')} [{pr['provider']}] "
+                f"{pr['path'] or '/'}: {pr['message']}"
+            )
+        verdict = (
+            f"{len(problems)} problem(s) in {len(tools)} tool(s)"
+            if problems
+            else f"{len(tools)} tool(s) OK"
+        )
         print(out.paint(verdict, "31" if problems else "32"))
     return 1 if problems else 0
 
@@ -275,18 +306,27 @@ def cmd_check(args: argparse.Namespace, out: Out) -> int:
 def json_diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     """JSON-pointer changes from ``old`` to ``new``: added, removed or changed."""
     if isinstance(old, dict) and isinstance(new, dict):
+        before = cast("dict[object, object]", old)
+        after = cast("dict[object, object]", new)
         changes: list[dict[str, Any]] = []
-        for key in list(old) + [k for k in new if k not in old]:  # pyright: ignore[reportUnknownVariableType]
-            sub = f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"  # pyright: ignore[reportUnknownArgumentType]
-            if key not in new:
-                changes.append({"op": "removed", "path": sub, "old": old[key]})
-            elif key not in old:
-                changes.append({"op": "added", "path": sub, "new": new[key]})
+        for key in [*before, *(k for k in after if k not in before)]:
+            sub = f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            if key not in after:
+                changes.append({"op": "removed", "path": sub, "old": before[key]})
+            elif key not in before:
+                changes.append({"op": "added", "path": sub, "new": after[key]})
             else:
-                changes.extend(json_diff(old[key], new[key], sub))
+                changes.extend(json_diff(before[key], after[key], sub))
         return changes
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):  # pyright: ignore[reportUnknownArgumentType]
-        return [c for i, (a, b) in enumerate(zip(old, new)) for c in json_diff(a, b, f"{path}/{i}")]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+    if isinstance(old, list) and isinstance(new, list):
+        first = cast("list[object]", old)
+        second = cast("list[object]", new)
+        if len(first) == len(second):
+            return [
+                change
+                for i, (a, b) in enumerate(zip(first, second, strict=True))
+                for change in json_diff(a, b, f"{path}/{i}")
+            ]
     if old == new:
         return []
     return [{"op": "changed", "path": path or "/", "old": old, "new": new}]
@@ -335,16 +375,24 @@ def cmd_diff(args: argparse.Namespace, out: Out) -> int:
             print(f"  error: {entry['error']}")
         if entry.get("strict") is False:
             print(f"  not strict: {entry['reason']}")
-        if not entry.get("changes"):
-            print("  (no changes)") if "error" not in entry else None
-        for change in entry.get("changes", ()):
-            mark = {"added": out.paint("+", "32"), "removed": out.paint("-", "31")}.get(change["op"], out.paint("~", "33"))
-            detail = {
-                "added": lambda c: json.dumps(c["new"], default=str),
-                "removed": lambda c: json.dumps(c["old"], default=str),
-            }.get(change["op"], lambda c: f"{json.dumps(c['old'], default=str)} -> {json.dumps(c['new'], default=str)}")
-            print(f"  {mark} {change['path']}: {_bound(detail(change))}")
+        changes: list[dict[str, Any]] = entry.get("changes", [])
+        if not changes and "error" not in entry:
+            print("  (no changes)")
+        for change in changes:
+            print(f"  {_change_text(change, out)}")
     return 0
+
+
+def _change_text(change: dict[str, Any], out: Out) -> str:
+    def show(value: Any) -> str:
+        return json.dumps(value, default=str, ensure_ascii=False)
+
+    if change["op"] == "added":
+        return f"{out.paint('+', '32')} {change['path']}: {_bound(show(change['new']))}"
+    if change["op"] == "removed":
+        return f"{out.paint('-', '31')} {change['path']}: {_bound(show(change['old']))}"
+    detail = f"{show(change['old'])} -> {show(change['new'])}"
+    return f"{out.paint('~', '33')} {change['path']}: {_bound(detail)}"
 
 
 def cmd_export(args: argparse.Namespace, out: Out) -> int:
@@ -400,7 +448,9 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
     tools = load_tools(known.target)
     if len(tools) != 1:
         names = ", ".join(t.name for t in tools)
-        raise TargetError(f"{known.target} names {len(tools)} tools ({_bound(names)}); pick one with MODULE:NAME")
+        raise TargetError(
+            f"{known.target} names {len(tools)} tools ({_bound(names)}); pick one with MODULE:NAME"
+        )
     tool = tools[0]
     schema = input_json_schema(tool)
     parser = argparse.ArgumentParser(
@@ -408,14 +458,19 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
         description=(tool.description or "").strip() or None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--json", dest="json_input", metavar="JSON", help="the whole input as JSON text")
+    parser.add_argument(
+        "--json", dest="json_input", metavar="JSON", help="the whole input as JSON text"
+    )
     props: dict[str, Any] = schema.get("properties", {})
     required = set(schema.get("required", ()))
     dests: dict[str, str] = {}
     for index, (name, sub) in enumerate(props.items()):
         dest = f"param_{index}"
         dests[dest] = name
-        help_text = sub.get("description", "") if isinstance(sub, dict) else ""
+        description: Any = (
+            cast("dict[str, Any]", sub).get("description") if isinstance(sub, dict) else None
+        )
+        help_text = description if isinstance(description, str) else ""
         note = f"({_type_of(sub)}{', required' if name in required else ''})"
         parser.add_argument(
             f"--{name}",
@@ -423,7 +478,7 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
             metavar=_type_of(sub).upper().replace("|", "_"),
             type=_converter(sub),
             default=argparse.SUPPRESS,
-            help=f"{help_text} {note}".strip()
+            help=f"{help_text} {note}".strip(),
         )
     args = parser.parse_args(rest)
     if args.json_input is not None:
@@ -447,7 +502,10 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
         print(f"standard-tool: {tool.name} failed: ValueError: {_bound(str(err))}", file=sys.stderr)
         return 1
     except Exception as err:  # the tool's own failure: report it, exit 1
-        print(f"standard-tool: {tool.name} failed: {type(err).__name__}: {_bound(str(err))}", file=sys.stderr)
+        print(
+            f"standard-tool: {tool.name} failed: {type(err).__name__}: {_bound(str(err))}",
+            file=sys.stderr,
+        )
         return 1
     try:
         print(json.dumps(result, indent=2 if not out_opts.json else None, ensure_ascii=False))
@@ -494,35 +552,53 @@ def cmd_init(args: argparse.Namespace, out: Out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``standard-tool``."""
-    parser = argparse.ArgumentParser(prog="standard-tool", description="Inspect, check, call and serve LLM tools.")
+    """Build the argument parser of ``standard-tool``."""
+    parser = argparse.ArgumentParser(
+        prog="standard-tool", description="Inspect, check, call and serve LLM tools."
+    )
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
-        help="terminal output with colours (always), plain text (never), or decided by stdout (auto: "
+        help="terminal output with colours (always), plain text (never), or decided by "
+        "stdout (auto: "
         "a terminal gets tables, a pipe gets JSON)",
     )
     parser.add_argument("--json", action="store_true", help="print plain JSON")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print plain JSON")
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print plain JSON"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     target_help = "pkg.mod:obj, pkg.mod or path/to/file.py[:obj]"
     formats = (*FORMATS, "all")
 
-    p = sub.add_parser("inspect", parents=[common], help="show each tool (a summary, or a provider format)")
+    p = sub.add_parser(
+        "inspect", parents=[common], help="show each tool (a summary, or a provider format)"
+    )
     p.add_argument("target", help=target_help)
     p.add_argument("--format", choices=formats)
-    p = sub.add_parser("check", parents=[common], help="list what providers would reject; exit 1 on any problem")
+    p = sub.add_parser(
+        "check", parents=[common], help="list what providers would reject; exit 1 on any problem"
+    )
     p.add_argument("target", help=target_help)
-    p.add_argument("--examples", type=int, default=50, help="hypothesis examples for schema agreement (0 skips)")
-    p = sub.add_parser("diff", parents=[common], help="what each provider format changes in the input schema")
+    p.add_argument(
+        "--examples",
+        type=int,
+        default=50,
+        help="hypothesis examples for schema agreement (0 skips)",
+    )
+    p = sub.add_parser(
+        "diff", parents=[common], help="what each provider format changes in the input schema"
+    )
     p.add_argument("target", help=target_help)
     p.add_argument("--format", choices=("openai-strict", *formats))
     p = sub.add_parser("export", parents=[common], help="every tool as JSON")
     p.add_argument("target", help=target_help)
     p.add_argument("--format", choices=FORMATS)
-    sub.add_parser("call", help="run one tool: call TARGET --json '{...}' or --<param> value", add_help=False)
+    sub.add_parser(
+        "call", help="run one tool: call TARGET --json '{...}' or --<param> value", add_help=False
+    )
     p = sub.add_parser("serve", help="serve the tools over MCP")
     p.add_argument("target", help=target_help)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
@@ -548,7 +624,10 @@ def _command_index(args: list[str]) -> int | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code (0 ok, 1 problems found or call failed, 2 usage)."""
+    """Run the command line and return its exit code.
+
+    0: done; 1: ``check`` found problems, or ``call`` failed; 2: bad usage or TARGET.
+    """
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     at = _command_index(args_list)
@@ -588,5 +667,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def console_main() -> None:
-    """The ``standard-tool`` console script."""
+    """Run the ``standard-tool`` console script and exit with its code."""
     sys.exit(main())

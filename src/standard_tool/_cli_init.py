@@ -131,7 +131,9 @@ def scaffold(name: str, parent: Path) -> Path:
     """
     package = re.sub(r"[-. ]+", "_", name).lower()
     if not package.isidentifier():
-        raise ValueError(f"init: {name!r} is not a usable project name; use letters, digits, - and _")
+        raise ValueError(
+            f"init: {name!r} is not a usable project name; use letters, digits, - and _"
+        )
     root = parent / name
     if root.exists():
         raise FileExistsError(f"init: {root} exists already; pick another name or --directory")
