@@ -1,0 +1,671 @@
+"""The ``standard-tool`` command: inspect, check, diff, export, call and serve tools.
+
+Layer: top (the command line; imports anything below, never the package root)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, cast
+
+from standard_tool._core import (
+    input_json_schema,
+    is_standard_tool,
+    output_json_schema,
+    run_tool_sync,
+)
+from standard_tool._toolkit import Toolkit
+
+__all__ = ["main"]
+
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "jsonschema")
+MAX_MESSAGE = 500
+
+
+class TargetError(Exception):
+    """A TARGET that does not name tools; the CLI exits 2 with its message."""
+
+
+def _bound(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+# Loading targets
+# --------------------------------------------------------------------------------------
+
+
+def _import(spec: str) -> ModuleType:
+    if spec.endswith(".py") or os.sep in spec or "/" in spec:
+        path = Path(spec)
+        if not path.is_file():
+            raise TargetError(f"no such file: {spec}")
+        name = f"_standard_tool_target_{path.stem}"
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise TargetError(f"cannot load {spec} as a Python module")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as err:  # user code: any failure is a bad target
+            raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+        return module
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as err:
+        if err.name is not None and spec.startswith(err.name):
+            raise TargetError(f"no module named {spec!r} (is it on PYTHONPATH?)") from err
+        raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+    except Exception as err:  # user code: any failure is a bad target
+        raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+
+
+def _tools_of(obj: Any, where: str) -> list[Any]:
+    if is_standard_tool(obj):
+        return [obj]
+    if isinstance(obj, Toolkit):
+        return obj.list()
+    if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes, dict)):
+        items: list[Any] = list(cast("Iterable[object]", obj))
+        if items and all(is_standard_tool(item) for item in items):
+            return items
+    raise TargetError(f"{where} is not a tool, a Toolkit or a list of tools")
+
+
+def load_tools(target: str) -> list[Any]:
+    """Return the tools TARGET names (``pkg.mod:obj``, ``pkg.mod`` or ``file.py[:obj]``)."""
+    module_part, _, attr = target.partition(":")
+    if len(module_part) == 1 and attr[:1] in ("\\", "/"):  # a Windows drive letter
+        drive_rest, _, attr = attr.partition(":")
+        module_part = f"{module_part}:{drive_rest}"
+    module = _import(module_part)
+    if attr:
+        obj: Any = module
+        for part in attr.split("."):
+            if not hasattr(obj, part):
+                raise TargetError(f"{module_part} has no attribute {attr!r}")
+            obj = getattr(obj, part)
+        return _tools_of(obj, target)
+    tools: list[Any] = []
+    seen: set[str] = set()
+    namespace: dict[str, Any] = vars(module)
+    for value in namespace.values():
+        found: list[Any] = []
+        if is_standard_tool(value):
+            found = [value]
+        elif isinstance(value, Toolkit):
+            found = value.list()
+        for tool in found:
+            if tool.name not in seen:
+                seen.add(tool.name)
+                tools.append(tool)
+    if not tools:
+        raise TargetError(f"{module_part} defines no tools at top level")
+    return tools
+
+
+# Formats
+# --------------------------------------------------------------------------------------
+
+
+def _providers() -> Any:
+    import standard_tool.providers as providers
+
+    return providers
+
+
+def render_format(tool: Any, fmt: str) -> Any:
+    """Return the tool in one provider format (its neutral JSON for ``jsonschema``)."""
+    p = _providers()
+    if fmt == "jsonschema":
+        return neutral(tool)
+    convert = {
+        "openai-chat": p.to_openai_chat,
+        "openai-responses": p.to_openai_responses,
+        "anthropic": p.to_anthropic,
+        "gemini": p.to_gemini,
+        "mcp": p.to_mcp,
+    }[fmt]
+    try:
+        return convert(tool)
+    except Exception as err:  # a provider may refuse a schema; show why
+        return {"error": f"{type(err).__name__}: {_bound(str(err))}"}
+
+
+def neutral(tool: Any) -> dict[str, Any]:
+    """Return the neutral description: name, title, description and both schemas."""
+    return {
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "input_schema": input_json_schema(tool),
+        "output_schema": output_json_schema(tool),
+    }
+
+
+# Output
+# --------------------------------------------------------------------------------------
+
+
+class Out:
+    """Where and how to print: colours only on a terminal without ``NO_COLOR``."""
+
+    def __init__(self, color: str, as_json: bool) -> None:
+        tty = sys.stdout.isatty()
+        self.color = color == "always" or (color == "auto" and tty and "NO_COLOR" not in os.environ)
+        self.json = as_json or (color == "auto" and not tty)
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def emit_json(self, value: Any) -> None:
+        print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def _type_of(schema: Any) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    node = cast("dict[str, Any]", schema)
+    kind: Any = node.get("type")
+    if isinstance(kind, list):
+        kinds = cast("list[object]", kind)
+        return "|".join(str(k) for k in kinds)
+    if kind is None:
+        for key in ("anyOf", "oneOf"):
+            options: Any = node.get(key)
+            if isinstance(options, list):
+                choices = cast("list[object]", options)
+                return "|".join(_type_of(s) for s in choices)
+        return "any"
+    return str(kind)
+
+
+def _summary_rows(tool: Any) -> list[tuple[str, str, str]]:
+    schema = input_json_schema(tool)
+    required = set(schema.get("required", ()))
+    props: dict[str, Any] = schema.get("properties", {})
+    return [(n, _type_of(s), "required" if n in required else "optional") for n, s in props.items()]
+
+
+def _print_table(out: Out, rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for index, row in enumerate(rows):
+        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        print(out.paint(line, "1") if index == 0 else line)
+
+
+# Subcommands
+# --------------------------------------------------------------------------------------
+
+
+def cmd_inspect(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    if args.format is None:
+        if out.json:
+            out.emit_json(
+                {
+                    "tools": [
+                        {**neutral(t), "parameters": [list(r) for r in _summary_rows(t)]}
+                        for t in tools
+                    ]
+                }
+            )
+            return 0
+        rows = [["NAME", "TITLE", "DESCRIPTION", "PARAMETERS"]]
+        for t in tools:
+            first = (t.description or "").strip().splitlines()[:1]
+            params = ", ".join(
+                f"{n}: {k}{'' if r == 'required' else '?'}" for n, k, r in _summary_rows(t)
+            )
+            rows.append([t.name, t.title or "", first[0] if first else "", params])
+        _print_table(out, rows)
+        return 0
+    formats = FORMATS if args.format == "all" else (args.format,)
+    result = {
+        "tools": [{"name": t.name, **{f: render_format(t, f) for f in formats}} for t in tools]
+    }
+    if out.json:
+        out.emit_json(result)
+        return 0
+    for entry in result["tools"]:
+        print(out.paint(f"== {entry['name']}", "1;36"))
+        for f in formats:
+            print(out.paint(f"-- {f}", "33"))
+            print(json.dumps(entry[f], indent=2, ensure_ascii=False, default=str))
+    return 0
+
+
+def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
+    """Every problem any provider (or the schema-agreement check) finds in one tool."""
+    p = _providers()
+    problems: list[dict[str, str]] = []
+
+    def add(provider: str, path: str, message: str) -> None:
+        problems.append({"tool": tool.name, "provider": provider, "path": path, "message": message})
+
+    try:
+        strict = p.openai_strict(tool)
+        for problem in p.check_openai_strict(strict.schema):
+            add("openai-strict", _pointer(problem.path), problem.message)
+        if not strict.strict:
+            add("openai-strict", "", f"not strict-compatible: {strict.reason}")
+    except Exception as err:  # report refusals as problems
+        add("openai-strict", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        for problem in p.check_gemini(p.to_gemini(tool).get("parameters") or {"type": "object"}):
+            add("gemini", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("gemini", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        for problem in p.check_mcp_tool(p.to_mcp(tool)):
+            add("mcp", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("mcp", "", f"{type(err).__name__}: {_bound(str(err))}")
+    if examples > 0:
+        from standard_tool.testing import check_schema_agreement
+
+        try:
+            check_schema_agreement(tool, max_examples=examples)
+        except Exception as err:  # AssertionError and friends: a disagreement found
+            add("schema-agreement", "", _bound(" ".join(str(err).split())))
+    return problems
+
+
+def _pointer(path: Sequence[object]) -> str:
+    return "".join("/" + str(k).replace("~", "~0").replace("/", "~1") for k in path) or "/"
+
+
+def cmd_check(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    problems = [problem for t in tools for problem in check_tool(t, args.examples)]
+    if out.json:
+        out.emit_json({"ok": not problems, "problems": problems})
+    else:
+        for pr in problems:
+            print(
+                f"{out.paint(pr['tool'], '1')} [{pr['provider']}] "
+                f"{pr['path'] or '/'}: {pr['message']}"
+            )
+        verdict = (
+            f"{len(problems)} problem(s) in {len(tools)} tool(s)"
+            if problems
+            else f"{len(tools)} tool(s) OK"
+        )
+        print(out.paint(verdict, "31" if problems else "32"))
+    return 1 if problems else 0
+
+
+def json_diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+    """JSON-pointer changes from ``old`` to ``new``: added, removed or changed."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        before = cast("dict[object, object]", old)
+        after = cast("dict[object, object]", new)
+        changes: list[dict[str, Any]] = []
+        for key in [*before, *(k for k in after if k not in before)]:
+            sub = f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            if key not in after:
+                changes.append({"op": "removed", "path": sub, "old": before[key]})
+            elif key not in before:
+                changes.append({"op": "added", "path": sub, "new": after[key]})
+            else:
+                changes.extend(json_diff(before[key], after[key], sub))
+        return changes
+    if isinstance(old, list) and isinstance(new, list):
+        first = cast("list[object]", old)
+        second = cast("list[object]", new)
+        if len(first) == len(second):
+            return [
+                change
+                for i, (a, b) in enumerate(zip(first, second, strict=True))
+                for change in json_diff(a, b, f"{path}/{i}")
+            ]
+    if old == new:
+        return []
+    return [{"op": "changed", "path": path or "/", "old": old, "new": new}]
+
+
+def _provider_schema(tool: Any, fmt: str) -> Any:
+    p = _providers()
+    if fmt == "openai-strict":
+        return p.openai_strict(tool).schema
+    payload = render_format(tool, fmt)
+    if fmt == "openai-chat":
+        return payload.get("function", {}).get("parameters", payload)
+    if fmt == "openai-responses":
+        return payload.get("parameters", payload)
+    if fmt == "anthropic":
+        return payload.get("input_schema", payload)
+    if fmt == "gemini":
+        return payload.get("parameters", payload)
+    return payload.get("inputSchema", payload)
+
+
+def cmd_diff(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    formats = ("openai-strict", *FORMATS[:-1]) if args.format in (None, "all") else (args.format,)
+    p = _providers()
+    report: list[dict[str, Any]] = []
+    for t in tools:
+        base = input_json_schema(t)
+        for fmt in formats:
+            entry: dict[str, Any] = {"tool": t.name, "format": fmt}
+            try:
+                entry["changes"] = json_diff(base, _provider_schema(t, fmt))
+            except Exception as err:  # a provider may refuse the schema
+                entry["error"] = f"{type(err).__name__}: {_bound(str(err))}"
+            if fmt == "openai-strict":
+                strict = p.openai_strict(t)
+                entry["strict"] = strict.strict
+                entry["reason"] = strict.reason
+            report.append(entry)
+    if out.json:
+        out.emit_json({"diffs": report})
+        return 0
+    for entry in report:
+        print(out.paint(f"{entry['tool']} -> {entry['format']}", "1"))
+        if "error" in entry:
+            print(f"  error: {entry['error']}")
+        if entry.get("strict") is False:
+            print(f"  not strict: {entry['reason']}")
+        changes: list[dict[str, Any]] = entry.get("changes", [])
+        if not changes and "error" not in entry:
+            print("  (no changes)")
+        for change in changes:
+            print(f"  {_change_text(change, out)}")
+    return 0
+
+
+def _change_text(change: dict[str, Any], out: Out) -> str:
+    def show(value: Any) -> str:
+        return json.dumps(value, default=str, ensure_ascii=False)
+
+    if change["op"] == "added":
+        return f"{out.paint('+', '32')} {change['path']}: {_bound(show(change['new']))}"
+    if change["op"] == "removed":
+        return f"{out.paint('-', '31')} {change['path']}: {_bound(show(change['old']))}"
+    detail = f"{show(change['old'])} -> {show(change['new'])}"
+    return f"{out.paint('~', '33')} {change['path']}: {_bound(detail)}"
+
+
+def cmd_export(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    if args.format in (None, "jsonschema"):
+        out.emit_json({"tools": [neutral(t) for t in tools]})
+    else:
+        out.emit_json({"tools": [render_format(t, args.format) for t in tools]})
+    return 0
+
+
+_COERCE: dict[str, Any] = {"integer": int, "number": float, "string": str}
+
+
+def _boolean(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def _json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise argparse.ArgumentTypeError(f"invalid JSON: {err}") from err
+
+
+def _converter(schema: Any) -> Any:
+    kind = _type_of(schema)
+    if kind == "boolean":
+        return _boolean
+    if kind in _COERCE:
+        return _COERCE[kind]
+    if kind in ("array", "object") or "|" in kind:
+        return _json_value
+    return _json_value_or_text
+
+
+def _json_value_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
+    pre = argparse.ArgumentParser(prog="standard-tool call", add_help=False)
+    pre.add_argument("target")
+    known, rest = pre.parse_known_args(argv)
+    tools = load_tools(known.target)
+    if len(tools) != 1:
+        names = ", ".join(t.name for t in tools)
+        raise TargetError(
+            f"{known.target} names {len(tools)} tools ({_bound(names)}); pick one with MODULE:NAME"
+        )
+    tool = tools[0]
+    schema = input_json_schema(tool)
+    parser = argparse.ArgumentParser(
+        prog=f"standard-tool call {known.target}",
+        description=(tool.description or "").strip() or None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--json", dest="json_input", metavar="JSON", help="the whole input as JSON text"
+    )
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    dests: dict[str, str] = {}
+    for index, (name, sub) in enumerate(props.items()):
+        dest = f"param_{index}"
+        dests[dest] = name
+        description: Any = (
+            cast("dict[str, Any]", sub).get("description") if isinstance(sub, dict) else None
+        )
+        help_text = description if isinstance(description, str) else ""
+        note = f"({_type_of(sub)}{', required' if name in required else ''})"
+        parser.add_argument(
+            f"--{name}",
+            dest=dest,
+            metavar=_type_of(sub).upper().replace("|", "_"),
+            type=_converter(sub),
+            default=argparse.SUPPRESS,
+            help=f"{help_text} {note}".strip(),
+        )
+    args = parser.parse_args(rest)
+    if args.json_input is not None:
+        try:
+            payload: Any = json.loads(args.json_input)
+        except json.JSONDecodeError as err:
+            parser.error(f"--json: invalid JSON: {err}")
+        if not isinstance(payload, dict) and any(d in vars(args) for d in dests):
+            parser.error("--json must be an object to combine with --<param> options")
+    else:
+        payload = {} if tool.input_schema is not None else None
+    for dest, name in dests.items():
+        if dest in vars(args):
+            payload[name] = getattr(args, dest)
+    try:
+        result = run_tool_sync(tool, payload)
+    except ValueError as err:
+        if type(err).__name__ == "StandardToolValidationError":
+            print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
+            return 1
+        print(f"standard-tool: {tool.name} failed: ValueError: {_bound(str(err))}", file=sys.stderr)
+        return 1
+    except Exception as err:  # the tool's own failure: report it, exit 1
+        print(
+            f"standard-tool: {tool.name} failed: {type(err).__name__}: {_bound(str(err))}",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        print(json.dumps(result, indent=2 if not out_opts.json else None, ensure_ascii=False))
+    except (TypeError, ValueError):
+        print(result)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    server = _providers().mcp_server(tools, name=args.name)
+    if args.transport == "http":
+        import uvicorn
+
+        app = server.streamable_http_app(host=args.host)
+        print(f"standard-tool: serving MCP on http://{args.host}:{args.port}/mcp", file=sys.stderr)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        return 0
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+    return 0
+
+
+def cmd_init(args: argparse.Namespace, out: Out) -> int:
+    from standard_tool._cli_init import scaffold
+
+    try:
+        where = scaffold(args.name, Path(args.directory))
+    except (FileExistsError, ValueError) as err:
+        print(f"standard-tool: {err}", file=sys.stderr)
+        return 2
+    print(f"created {where}")
+    return 0
+
+
+# Entry point
+# --------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of ``standard-tool``."""
+    parser = argparse.ArgumentParser(
+        prog="standard-tool", description="Inspect, check, call and serve LLM tools."
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="terminal output with colours (always), plain text (never), or decided by "
+        "stdout (auto: "
+        "a terminal gets tables, a pipe gets JSON)",
+    )
+    parser.add_argument("--json", action="store_true", help="print plain JSON")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print plain JSON"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    target_help = "pkg.mod:obj, pkg.mod or path/to/file.py[:obj]"
+    formats = (*FORMATS, "all")
+
+    p = sub.add_parser(
+        "inspect", parents=[common], help="show each tool (a summary, or a provider format)"
+    )
+    p.add_argument("target", help=target_help)
+    p.add_argument("--format", choices=formats)
+    p = sub.add_parser(
+        "check", parents=[common], help="list what providers would reject; exit 1 on any problem"
+    )
+    p.add_argument("target", help=target_help)
+    p.add_argument(
+        "--examples",
+        type=int,
+        default=50,
+        help="hypothesis examples for schema agreement (0 skips)",
+    )
+    p = sub.add_parser(
+        "diff", parents=[common], help="what each provider format changes in the input schema"
+    )
+    p.add_argument("target", help=target_help)
+    p.add_argument("--format", choices=("openai-strict", *formats))
+    p = sub.add_parser("export", parents=[common], help="every tool as JSON")
+    p.add_argument("target", help=target_help)
+    p.add_argument("--format", choices=FORMATS)
+    sub.add_parser(
+        "call", help="run one tool: call TARGET --json '{...}' or --<param> value", add_help=False
+    )
+    p = sub.add_parser("serve", help="serve the tools over MCP")
+    p.add_argument("target", help=target_help)
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--name", default="standard-tool", help="the server name announced to clients")
+    p = sub.add_parser("init", help="scaffold a small MCP server project")
+    p.add_argument("name", help="the project name (a Python identifier after - becomes _)")
+    p.add_argument("--directory", default=".", help="where to create the project folder")
+    return parser
+
+
+def _command_index(args: list[str]) -> int | None:
+    index = 0
+    while index < len(args):
+        if args[index] == "--color":
+            index += 2
+        elif args[index].startswith("-"):
+            index += 1
+        else:
+            return index
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit code.
+
+    0: done; 1: ``check`` found problems, or ``call`` failed; 2: bad usage or TARGET.
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    at = _command_index(args_list)
+    if at is not None and args_list[at] == "call":
+        head = parser.parse_args([*args_list[:at], "call"])
+        rest = args_list[at + 1 :]
+        if not rest or rest[0].startswith("-"):
+            if rest[:1] in (["-h"], ["--help"]):
+                print("usage: standard-tool call TARGET [--json JSON] [--<param> VALUE ...]")
+                print("  run TARGET --help to list the options its input schema gives")
+                return 0
+            print("standard-tool call: error: the TARGET is required", file=sys.stderr)
+            return 2
+        sys.path.insert(0, os.getcwd())
+        try:
+            return cmd_call(rest, head)
+        except TargetError as err:
+            print(f"standard-tool: {err}", file=sys.stderr)
+            return 2
+    args = parser.parse_args(args_list)
+    out = Out(args.color, args.json)
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    handler = {
+        "inspect": cmd_inspect,
+        "check": cmd_check,
+        "diff": cmd_diff,
+        "export": cmd_export,
+        "serve": cmd_serve,
+        "init": cmd_init,
+    }[args.command]
+    try:
+        return handler(args, out)
+    except TargetError as err:
+        print(f"standard-tool: {err}", file=sys.stderr)
+        return 2
+
+
+def console_main() -> None:
+    """Run the ``standard-tool`` console script and exit with its code."""
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""``standard-tool init``: scaffold a small MCP server project.
+
+Layer: top (the command line; imports anything below, never the package root)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["scaffold"]
+
+_PYPROJECT = """\
+[project]
+name = "{name}"
+version = "0.1.0"
+description = "An MCP server built with standard-tool."
+requires-python = ">=3.10"
+dependencies = ["standard-tool", "mcp"]
+
+[project.scripts]
+{name} = "{package}.server:main"
+
+[build-system]
+requires = ["hatchling>=1.21"]
+build-backend = "hatchling.build"
+"""
+
+_TOOLS = '''\
+"""The tools this server offers."""
+
+from standard_tool import Toolkit, tool
+
+
+@tool
+def add(a: int, b: int = 0) -> int:
+    """Add two integers.
+
+    Args:
+        a: the first number.
+        b: the second number.
+    """
+    return a + b
+
+
+@tool
+def greet(name: str) -> str:
+    """Say hello to someone.
+
+    Args:
+        name: who to greet.
+    """
+    return f"Hello, {name}!"
+
+
+toolkit = Toolkit([add, greet])
+'''
+
+_SERVER = '''\
+"""Serve the tools over MCP on stdio: ``python -m {package}.server``."""
+
+import anyio
+from mcp.server.stdio import stdio_server
+from standard_tool.providers import mcp_server
+
+from {package}.tools import toolkit
+
+
+def main() -> None:
+    """Run the server until the client closes stdin."""
+    server = mcp_server(toolkit, name="{name}")
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+_TEST = '''\
+"""The example tools run and validate their input."""
+
+import pytest
+from standard_tool import StandardToolValidationError, run_tool_sync
+
+from {package}.tools import add, greet, toolkit
+
+
+def test_add() -> None:
+    assert run_tool_sync(add, {{"a": 2, "b": 3}}) == 5
+
+
+def test_greet() -> None:
+    assert run_tool_sync(greet, {{"name": "Ada"}}) == "Hello, Ada!"
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(StandardToolValidationError):
+        run_tool_sync(add, {{"a": "two"}})
+
+
+def test_toolkit_lists_both() -> None:
+    assert sorted(t.name for t in toolkit.list()) == ["add", "greet"]
+'''
+
+_README = """\
+# {name}
+
+An MCP server with two example tools, built with
+[standard-tool](https://pypi.org/project/standard-tool/).
+
+    pip install -e .
+    pytest                          # run the tests
+    standard-tool check {package}.tools:toolkit
+    python -m {package}.server      # serve over stdio
+
+Add tools in `{package}/tools.py` and list them in `toolkit`.
+"""
+
+
+def scaffold(name: str, parent: Path) -> Path:
+    """Create ``parent/name`` with a package, a server entry, tests and a README.
+
+    Raises:
+        ValueError: ``name`` cannot become a Python package name.
+        FileExistsError: the folder exists already.
+    """
+    package = re.sub(r"[-. ]+", "_", name).lower()
+    if not package.isidentifier():
+        raise ValueError(
+            f"init: {name!r} is not a usable project name; use letters, digits, - and _"
+        )
+    root = parent / name
+    if root.exists():
+        raise FileExistsError(f"init: {root} exists already; pick another name or --directory")
+    files = {
+        "pyproject.toml": _PYPROJECT,
+        f"{package}/__init__.py": '"""{name}: an MCP server."""\n',
+        f"{package}/tools.py": _TOOLS,
+        f"{package}/server.py": _SERVER,
+        "tests/test_tools.py": _TEST,
+        "README.md": _README,
+    }
+    for relative, template in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = template if template is _TOOLS else template.format(name=name, package=package)
+        path.write_text(text, encoding="utf-8")
+    return root

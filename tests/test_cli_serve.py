@@ -1,0 +1,93 @@
+"""``standard-tool serve`` over stdio, driven by the official MCP Python client."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+TESTS = Path(__file__).parent
+SRC = TESTS.parent / "src"
+
+
+def test_serve_stdio_lists_and_calls_tools() -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "standard_tool", "serve", "cli_targets:toolkit"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])},
+    )
+
+    async def session() -> None:
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                listed = await client.list_tools()
+                assert sorted(t.name for t in listed.tools) == ["add", "shout"]
+                good = await client.call_tool("add", {"a": 2, "b": 3})
+                assert not getattr(good, "is_error", getattr(good, "isError", False))
+                assert "5" in str(good)
+                bad = await client.call_tool("add", {"a": "two"})
+                assert getattr(bad, "is_error", getattr(bad, "isError", None)) is True
+                assert "validation failed" in str(bad)
+
+    anyio.run(session)
+
+
+def test_serve_http_lists_and_calls_tools() -> None:
+    import socket
+    import subprocess
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "standard_tool",
+            "serve",
+            "cli_targets:toolkit",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        assert "serving MCP on http://127.0.0.1" in server.stderr.readline()
+
+        async def session() -> None:
+            with anyio.fail_after(60):
+                for _ in range(50):
+                    try:
+                        with socket.create_connection(("127.0.0.1", port), timeout=1):
+                            break
+                    except OSError:
+                        await anyio.sleep(0.1)
+                url = f"http://127.0.0.1:{port}/mcp"
+                async with (
+                    streamable_http_client(url) as (read, write),
+                    ClientSession(read, write) as client,
+                ):
+                    await client.initialize()
+                    listed = await client.list_tools()
+                    assert sorted(t.name for t in listed.tools) == ["add", "shout"]
+                    assert "5" in str(await client.call_tool("add", {"a": 2, "b": 3}))
+
+        anyio.run(session)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        if server.stderr is not None:
+            server.stderr.close()
