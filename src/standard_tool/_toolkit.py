@@ -11,16 +11,17 @@ cause (unknown name, invalid input, handler error, timeout) into a failed
 
 from __future__ import annotations
 
-import asyncio
 import builtins
-import concurrent.futures
 import contextvars
 import inspect
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import concurrent.futures
 
 from standard_tool._core import (
     StandardToolError,
@@ -122,6 +123,8 @@ def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
     A dedicated thread per call, not a shared pool: a call that never returns must
     not starve the others of workers.
     """
+    import concurrent.futures
+
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     context = contextvars.copy_context()
 
@@ -145,6 +148,8 @@ async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     Unlike ``asyncio.wait_for`` this tells our timeout apart from a ``TimeoutError``
     the tool raises itself.
     """
+    import asyncio  # here, not at the top: asyncio costs more than the package
+
     task = asyncio.ensure_future(awaitable)
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)
@@ -322,6 +327,8 @@ class Toolkit:
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
         """
+        import asyncio
+
         start = time.perf_counter()
         tool = self._tools.get(name)
         if tool is None:
@@ -377,6 +384,9 @@ class Toolkit:
             ToolkitLoopError: the tool is async and an event loop is running in this
                 thread (a ``RuntimeError``).
         """
+        import asyncio
+        import concurrent.futures
+
         start = time.perf_counter()
         tool = self._tools.get(name)
         if tool is None:
@@ -426,6 +436,8 @@ class Toolkit:
 
     @staticmethod
     def _refuse_in_loop(name: str) -> None:
+        import asyncio
+
         try:
             asyncio.get_running_loop()
         except RuntimeError:
