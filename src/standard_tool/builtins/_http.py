@@ -385,6 +385,8 @@ def _request(
         if response.status in _REDIRECT_STATUSES and location is not None:
             return _Response(response.status, location, None)
         body, truncated = _read(response, config.max_bytes)
+        if deadline.expired:  # the timer shut the socket: what was read is incomplete
+            raise deadline.error()
         result: FetchResult = {
             "url": target.url,
             "status": response.status,
@@ -507,8 +509,8 @@ def make_http_fetch(
             result says ``truncated``.
         timeout: seconds the whole call may take, redirects included. Looking up
             a host name uses the system resolver and its own timeout.
-        max_redirects: redirects followed (each one checked) before failing; 0
-            returns the redirect response itself.
+        max_redirects: redirects followed, each one checked like the first URL;
+            one more fails the call (with 0, any redirect does).
         name: the tool name.
         user_agent: the ``User-Agent`` sent unless the call sets one.
 

@@ -97,6 +97,8 @@ def normalize_host(host: str) -> str | Address:
         raise HostError("a host name may hold only letters, digits, '-', '_' and dots")
     if len(host) > 253:
         raise HostError("the host name is longer than 253 characters")
+    if any(len(label) > 63 for label in host.split(".")):
+        raise HostError("a label of the host name is longer than 63 characters")
     if _NUMBER.fullmatch(host.rsplit(".", 1)[-1]):
         return _ipv4(host)
     return host
