@@ -121,7 +121,8 @@ def test_a_malformed_path_names_the_character(path: str, message: str) -> None:
     ("text", "message"),
     [
         ("[1,", "json: not valid JSON at line 1, column 4"),
-        ('{"a": 1,}', "not valid JSON at line 1, column 9"),
+        ('{"a": 1 "b": 2}', "not valid JSON at line 1, column 9"),
+        ('{"a": 1,}', "not valid JSON at line 1, column "),  # 3.13 points at the comma
         ("{\n  'a': 1\n}", "not valid JSON at line 2, column 3"),
         ("", "not valid JSON at line 1, column 1"),
         ("[1] x", "not valid JSON at line 1, column 5"),
