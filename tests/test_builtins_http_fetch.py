@@ -13,6 +13,7 @@ Three kinds of test, by what a broken guard could reach:
 from __future__ import annotations
 
 import http.server
+import ipaddress
 import json
 import os
 import socket
@@ -25,6 +26,8 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from standard_tool import StandardToolValidationError, ToolDefinitionError
 from standard_tool.builtins import HTTPFetchError, http_fetch, make_http_fetch
@@ -427,6 +430,56 @@ def test_a_host_that_does_not_resolve_is_a_fetch_error(monkeypatch: pytest.Monke
     monkeypatch.setattr(socket, "getaddrinfo", lookup)
     with pytest.raises(HTTPFetchError, match=r"could not resolve the host 'nowhere\.invalid'"):
         http_fetch.execute({"url": "http://nowhere.invalid/"})
+
+
+def spellings(value: int) -> list[str]:
+    """Ways to write the IPv4 address ``value`` in a URL host."""
+    b = value.to_bytes(4, "big")
+    return [
+        ".".join(str(x) for x in b),
+        str(value),
+        hex(value),
+        ".".join(oct(x).replace("0o", "0") for x in b),
+        f"{b[0]}.{b[1]}.{int.from_bytes(b[2:], 'big')}",
+        f"{b[0]}.{int.from_bytes(b[1:], 'big')}",
+        ".".join(hex(x) for x in b) + ".",
+        f"[::ffff:{'.'.join(str(x) for x in b)}]",
+    ]
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+@example(int(ipaddress.IPv4Address("127.0.0.1")))
+@example(int(ipaddress.IPv4Address("10.1.2.3")))
+@example(int(ipaddress.IPv4Address("169.254.169.254")))
+@example(int(ipaddress.IPv4Address("100.64.0.1")))
+@example(int(ipaddress.IPv4Address("224.0.0.1")))
+@example(int(ipaddress.IPv4Address("8.8.8.8")))
+@example(0)
+@example(2**32 - 1)
+def test_the_guard_decides_by_the_address_whatever_the_spelling(value: int) -> None:
+    address = ipaddress.IPv4Address(value)
+    public = address.is_global and not address.is_multicast
+    for host in spellings(value):
+        tried: list[Any] = []
+
+        def connect(self: socket.socket, target: Any, tried: list[Any] = tried) -> None:
+            tried.append(target[0])
+            raise ConnectionRefusedError("not in tests")
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(socket.socket, "connect", connect)
+            patch.setattr(socket, "getaddrinfo", None)  # a lookup would be a bug: fail loudly
+            error: Exception | None = None
+            try:
+                http_fetch.execute({"url": f"http://{host}/"})
+            except Exception as err:
+                error = err
+        if public and not host.startswith("["):
+            assert isinstance(error, HTTPFetchError), (host, error)
+            assert tried == [str(address)], host
+        elif not public:
+            assert isinstance(error, StandardToolValidationError), (host, error)
+            assert tried == [], host
 
 
 # -- the factory ----------------------------------------------------------------------------
