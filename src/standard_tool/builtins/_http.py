@@ -180,12 +180,9 @@ def _parse_url(url: str, hop: str) -> _Target:
         host = normalize_host(parts.hostname or "")
     except HostError as err:
         raise refuse(f"{err}: {quoted(parts.netloc)}") from err
-    try:
-        path = quote(parts.path or "/", safe=_URL_SAFE)
-        if parts.query:
-            path += "?" + quote(parts.query, safe=_URL_SAFE)
-    except UnicodeError as err:  # pragma: no cover - the encode check above catches it
-        raise refuse("the URL is not valid text") from err
+    path = quote(parts.path or "/", safe=_URL_SAFE)
+    if parts.query:
+        path += "?" + quote(parts.query, safe=_URL_SAFE)
     address = None if isinstance(host, str) else host
     return _Target(scheme, str(host), address, port or _DEFAULT_PORTS[scheme], path)
 
