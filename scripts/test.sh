@@ -2,7 +2,7 @@
 # Run the test suite on every CPython 3.10-3.13 found on this machine, each in its
 # own virtualenv under .venvs/ with all optional dependencies installed.
 # Usage: bash scripts/test.sh [3.X ...] [pytest args...]
-#   bash scripts/test.sh                 every interpreter found
+#   bash scripts/test.sh                 every interpreter found, then tests_integration/
 #   bash scripts/test.sh 3.12            only CPython 3.12
 #   bash scripts/test.sh 3.11 -k toolkit one interpreter, some tests
 # COVERAGE_ON=3.11 also measures branch coverage on that interpreter.
@@ -11,6 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_env.sh
+
+# With no arguments the integration environments (tests_integration/) run too.
+run_integration=0
+[ "$#" -eq 0 ] && [ -z "${SKIP_INTEGRATION:-}" ] && run_integration=1
 
 # Leading 3.X arguments pick interpreters; the rest go to pytest.
 wanted=()
@@ -59,6 +63,10 @@ for python in "${pythons[@]}"; do
         failed+=("$version")
     fi
 done
+
+if [ "$run_integration" = 1 ] && ! bash scripts/integration.sh; then
+    failed+=("integration")
+fi
 
 if [ "${#failed[@]}" -ne 0 ]; then
     echo "tests failed on Python ${failed[*]}"
