@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 
 import standard_tool
 
@@ -21,10 +23,29 @@ def test_all_is_sorted_and_unique() -> None:
 def test_all_matches_the_public_attributes() -> None:
     public = {
         name
-        for name, value in vars(standard_tool).items()
-        if not name.startswith("_") and not inspect.ismodule(value)
+        for name in dir(standard_tool)
+        if not name.startswith("_") and not inspect.ismodule(getattr(standard_tool, name))
     }
     assert public == set(standard_tool.__all__) - {"__version__"}
+
+
+def test_lazy_names_load_on_first_use_and_unknown_names_fail_clearly() -> None:
+    code = (
+        "import sys, standard_tool\n"
+        "assert 'standard_tool._function' not in sys.modules\n"
+        "assert 'standard_tool._toolkit' not in sys.modules\n"
+        "from standard_tool import tool, Toolkit\n"
+        "from standard_tool._function import tool as t2\n"
+        "from standard_tool._toolkit import Toolkit as k2\n"
+        "assert tool is t2 and Toolkit is k2\n"
+        "try:\n"
+        "    standard_tool.nope\n"
+        "except AttributeError as e:\n"
+        "    assert \"has no attribute 'nope'\" in str(e)\n"
+        "else:\n"
+        "    raise SystemExit('no AttributeError')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_every_public_object_has_a_docstring() -> None:

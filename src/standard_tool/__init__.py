@@ -38,8 +38,41 @@ from standard_tool._core import (
     run_tool,
     run_tool_sync,
 )
-from standard_tool._function import Meta, Param, tool
-from standard_tool._toolkit import Toolkit, ToolResult
+
+if _typing.TYPE_CHECKING:
+    from standard_tool._function import Meta, Param, tool
+    from standard_tool._toolkit import Toolkit, ToolResult
+
+#: Names loaded on first use (PEP 562), so ``import standard_tool`` does not pay for
+#: function tools or the toolkit until a program touches them.
+_LAZY = {
+    "Meta": "_function",
+    "Param": "_function",
+    "tool": "_function",
+    "Toolkit": "_toolkit",
+    "ToolResult": "_toolkit",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    where = _LAZY.get(name)
+    if where == "_function":
+        from standard_tool import _function
+
+        value = getattr(_function, name)
+    elif where == "_toolkit":
+        from standard_tool import _toolkit
+
+        value = getattr(_toolkit, name)
+    else:
+        raise AttributeError(f"module 'standard_tool' has no attribute {name!r}")
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
