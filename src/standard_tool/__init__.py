@@ -41,7 +41,14 @@ from standard_tool._core import (
 
 if _typing.TYPE_CHECKING:
     from standard_tool._function import Meta, Param, tool
-    from standard_tool._toolkit import Toolkit, ToolResult
+    from standard_tool._toolkit import (
+        DuplicateToolNameError,
+        NotAToolError,
+        Toolkit,
+        ToolkitLoopError,
+        ToolResult,
+        UnknownToolError,
+    )
 
 #: Names loaded on first use (PEP 562), so ``import standard_tool`` does not pay for
 #: function tools or the toolkit until a program touches them.
@@ -49,8 +56,12 @@ _LAZY = {
     "Meta": "_function",
     "Param": "_function",
     "tool": "_function",
+    "DuplicateToolNameError": "_toolkit",
+    "NotAToolError": "_toolkit",
     "Toolkit": "_toolkit",
+    "ToolkitLoopError": "_toolkit",
     "ToolResult": "_toolkit",
+    "UnknownToolError": "_toolkit",
 }
 
 
@@ -78,10 +89,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncTool",
+    "DuplicateToolNameError",
     "FailureResult",
     "FastPath",
     "Issue",
     "Meta",
+    "NotAToolError",
     "Param",
     "PathSegment",
     "StandardJSONSchemaV1",
@@ -96,6 +109,8 @@ __all__ = [
     "ToolResult",
     "ToolSchema",
     "Toolkit",
+    "ToolkitLoopError",
+    "UnknownToolError",
     "__version__",
     "input_json_schema",
     "is_standard_json_schema",
