@@ -27,3 +27,14 @@ find_pythons() {
     done
     return 0
 }
+
+# The interpreter of one CPython version (3.X) among find_pythons', or nothing.
+python_for() {
+    local candidate found=""
+    while read -r candidate; do
+        if [ "$("$candidate" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$1" ]; then
+            found=$candidate
+        fi
+    done < <(find_pythons)
+    echo "$found"
+}

@@ -21,7 +21,6 @@ if [ "${#names[@]}" -eq 0 ]; then
     done
 fi
 
-mapfile -t pythons < <(find_pythons)
 failed=()
 for name in "${names[@]}"; do
     dir="tests_integration/$name"
@@ -31,12 +30,7 @@ for name in "${names[@]}"; do
     fi
     version=3.11
     [ -f "$dir/python-version" ] && version=$(tr -d '[:space:]' <"$dir/python-version")
-    python=""
-    for candidate in "${pythons[@]}"; do
-        if [ "$("$candidate" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$version" ]; then
-            python=$candidate
-        fi
-    done
+    python=$(python_for "$version")
     if [ -z "$python" ]; then
         echo "scripts/integration.sh: $name needs CPython $version, not found" >&2
         exit 2

@@ -30,12 +30,7 @@ fi
 if [ "${#wanted[@]}" -ne 0 ]; then
     picked=()
     for version in "${wanted[@]}"; do
-        found=""
-        for python in "${pythons[@]}"; do
-            if [ "$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$version" ]; then
-                found=$python
-            fi
-        done
+        found=$(python_for "$version")
         if [ -z "$found" ]; then
             echo "scripts/test.sh: no CPython $version on this machine (found: ${pythons[*]})" >&2
             exit 2
