@@ -33,9 +33,9 @@ def test_each_is_a_standard_tool_and_a_sync_one(tool: Any) -> None:
 
 def test_a_toolkit_runs_them_by_name_and_turns_bad_input_into_results() -> None:
     kit = Toolkit(ALL)
-    assert kit.execute_sync("calculator", {"expression": "6 * 7"}).value == 42
-    assert kit.execute_sync("current_time", {"timezone": "UTC"}).value["timezone"] == "UTC"
-    assert kit.execute_sync("json_query", {"json": '{"a": [5]}', "path": "a[0]"}).value == 5
+    assert kit.execute("calculator", {"expression": "6 * 7"}).value == 42
+    assert kit.execute("current_time", {"timezone": "UTC"}).value["timezone"] == "UTC"
+    assert kit.execute("json_query", {"json": '{"a": [5]}', "path": "a[0]"}).value == 5
 
     for name, payload, where in [
         ("calculator", {"expression": "9**9**9**9"}, "expression: "),
@@ -43,7 +43,7 @@ def test_a_toolkit_runs_them_by_name_and_turns_bad_input_into_results() -> None:
         ("json_query", {"json": "[1", "path": ""}, "json: not valid JSON"),
         ("http_fetch", {"url": "http://169.254.169.254/"}, "url: 169.254.169.254 is a link-local"),
     ]:
-        result = kit.execute_sync(name, payload)
+        result = kit.execute(name, payload)
         assert result.success is False
         assert isinstance(result.exception, StandardToolValidationError)
         assert where in (result.error or "")
@@ -51,7 +51,7 @@ def test_a_toolkit_runs_them_by_name_and_turns_bad_input_into_results() -> None:
 
 async def test_a_toolkit_runs_them_from_async_code_too() -> None:
     kit = Toolkit(ALL)
-    result = await kit.execute("calculator", {"expression": "2 ** 8"}, timeout=30)
+    result = await kit.aexecute("calculator", {"expression": "2 ** 8"}, timeout=30)
     assert result.value == 256
 
 
@@ -91,6 +91,6 @@ def test_a_toolkit_of_builtins_converts_at_once() -> None:
     from standard_tool.providers import to_mcp, to_openai_chat
 
     kit = Toolkit(ALL)
-    assert [d["function"]["name"] for d in kit.to_openai_chat()] == [t.name for t in ALL]
-    assert [to_mcp(t)["name"] for t in kit] == [t.name for t in ALL]
+    assert [d["function"]["name"] for d in to_openai_chat(kit)] == [t.name for t in ALL]
+    assert [d["name"] for d in to_mcp(kit)] == [t.name for t in ALL]
     assert [to_openai_chat(t)["function"]["name"] for t in kit] == [t.name for t in ALL]
