@@ -255,11 +255,13 @@ def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     The tool is async when the LangChain tool has its own async implementation
     (a ``coroutine``, or an overridden ``_arun``), else sync.
 
-    The call runs as a ``ToolCall``: the result is the tool's artifact when it
-    answers in ``content_and_artifact`` form, else the message content. A call
-    the LangChain tool answers with ``status="error"`` raises
-    ``LangChainToolError`` with that text. ``meta``, when it is a dict, is the
-    call's ``RunnableConfig``.
+    The result is what the LangChain tool returns, and what it raises propagates.
+    A tool that answers in ``content_and_artifact`` form or handles its own
+    errors (``handle_tool_error``) runs as a ``ToolCall`` instead: the result is
+    then its artifact (``content_and_artifact``) or the message content, and a
+    call it answers with ``status="error"`` raises ``LangChainToolError`` with
+    that text, bounded. ``meta``, when it is a dict, is the call's
+    ``RunnableConfig``.
 
     Examples:
         >>> from langchain_core.tools import tool as lc_tool
@@ -276,6 +278,9 @@ def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     """
     input_schema = from_json_schema(_call_schema(lc_tool))
     artifact = lc_tool.response_format == "content_and_artifact"
+    # A tool that answers its own errors, or keeps an artifact, must run as a ToolCall:
+    # only the ToolMessage tells its error answers apart and carries the artifact.
+    as_call = artifact or bool(lc_tool.handle_tool_error) or bool(lc_tool.handle_validation_error)
 
     def call(input: Any, meta: Any) -> dict[str, Any]:
         config = (
@@ -283,6 +288,8 @@ def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
             if isinstance(meta, Mapping)
             else None
         )
+        if not as_call:
+            return {"call": input, "config": config}
         return {
             "call": {"type": "tool_call", "name": lc_tool.name, "args": input, "id": _new_id()},
             "config": config,
