@@ -78,8 +78,9 @@ def to_pydantic_ai(
         ... def add(a: int, b: int) -> int:
         ...     '''Add two integers.'''
         ...     return a + b
+        >>> import asyncio
         >>> agent = Agent(TestModel(), tools=[to_pydantic_ai(add)])
-        >>> agent.run_sync("What is 0 + 0?").output
+        >>> asyncio.run(agent.run("What is 0 + 0?")).output
         '{"add":"0"}'
 
     Args:
