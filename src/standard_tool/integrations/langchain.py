@@ -92,7 +92,7 @@ class StandardLangChainTool(BaseTool):
     """
 
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
-    handle_tool_error: Any = True
+    handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
 
     _standard: AnyTool = PrivateAttr()
     _strict: bool = PrivateAttr(default=False)
@@ -127,15 +127,8 @@ class StandardLangChainTool(BaseTool):
 
     # ``self`` is positional-only so a model argument named "self" is just an argument.
     def _run(self, /, **arguments: Any) -> tuple[str, Any]:
-        tool = self._standard
-        input, meta = self._prepare(arguments)
-        if is_async_callable(tool.execute):
-            try:
-                result = run_tool_sync(tool, input, meta)
-            except Exception as exc:
-                raise ToolException(text_result(exc)) from exc
-            return text_result(result), result
-        return self._finish_sync(input, meta)
+        # An async tool runs in a new event loop (``run_tool_sync``).
+        return self._finish_sync(*self._prepare(arguments))
 
     async def _arun(self, /, **arguments: Any) -> tuple[str, Any]:
         tool = self._standard
