@@ -1,0 +1,355 @@
+"""LangChain: a standard tool as a LangChain ``BaseTool``, and a LangChain tool as a standard tool.
+
+Layer: top (imports the core, the toolkit, the schema adapters and the providers;
+never the package root). It imports ``langchain-core`` at the top: only code that
+uses LangChain imports this module, and ``import standard_tool`` never does.
+
+``to_langchain(tool)`` gives a ``BaseTool`` whose ``args_schema`` is the tool's
+own JSON Schema (a dict, so LangChain validates nothing) and whose run validates
+with the tool itself. A failed call is answered, not raised: the ``ToolMessage``
+gets ``status="error"`` and the same ``Error: ...`` text every provider runner
+writes. ``from_langchain(lc_tool)`` goes the other way: the LangChain tool's
+call schema becomes a JSON Schema that we validate before LangChain sees the input.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from langchain_core.messages import ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import ensure_config, run_in_executor
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import PrivateAttr
+from typing_extensions import Literal, overload
+
+from standard_tool._core import (
+    StandardToolError,
+    StandardToolV0,
+    StandardToolV0Definition,
+    run_tool,
+    run_tool_sync,
+    standard_tool,
+)
+from standard_tool._shared import is_async_callable, truncate_text
+from standard_tool._toolkit import Toolkit
+from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._openai import openai_strict, to_openai_chat
+from standard_tool.providers._text import ERROR_MAX_CHARS, text_result
+from standard_tool.schemas.jsonschema import from_json_schema
+
+__all__ = [
+    "LangChainCall",
+    "LangChainToolError",
+    "StandardLangChainTool",
+    "from_langchain",
+    "to_langchain",
+]
+
+AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+
+_CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "standard_tool_langchain_call_id", default=None
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LangChainCall:
+    """What LangChain knows about one call, for a ``meta`` function.
+
+    Attributes:
+        call_id: the model's ``tool_call_id`` (``None`` when the tool was invoked
+            with plain arguments rather than a ``ToolCall``).
+        config: the ``RunnableConfig`` of the run (callbacks, tags, metadata, ...).
+    """
+
+    call_id: str | None
+    config: RunnableConfig
+
+
+class LangChainToolError(StandardToolError, RuntimeError):
+    """A LangChain tool (run through ``from_langchain``) answered its call with an error.
+
+    The message is the tool's error text, bounded.
+    """
+
+
+class StandardLangChainTool(BaseTool):
+    """A LangChain tool that runs a standard tool; build one with ``to_langchain``.
+
+    ``args_schema`` is the standard tool's JSON Schema as a dict, so LangChain
+    passes the model's arguments through untouched and the standard tool
+    validates them. The tool answers in ``content_and_artifact`` form: the
+    content is the text a model reads (``text_result``), the artifact the
+    tool's validated output. A failure (invalid input, an exception in the
+    tool) becomes a ``ToolMessage`` with ``status="error"`` whose content is
+    ``"Error: ..."``, naming the failing path for invalid input.
+    """
+
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
+
+    _standard: AnyTool = PrivateAttr()
+    _strict: bool = PrivateAttr(default=False)
+    _meta: Callable[[LangChainCall], Any] | None = PrivateAttr(default=None)
+
+    @property
+    def standard_tool(self) -> AnyTool:
+        """The standard tool this LangChain tool runs."""
+        return self._standard
+
+    @property
+    def strict(self) -> bool:
+        """Whether ``args_schema`` is the OpenAI strict rewrite (decoded back before each run)."""
+        return self._strict
+
+    def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """Run the tool as ``BaseTool.run`` does, keeping the call id for ``meta``."""
+        # LangChain does not hand the call id to ``_run`` for a JSON Schema tool.
+        token = _CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return super().run(tool_input, *args, **kwargs)
+        finally:
+            _CALL_ID.reset(token)
+
+    async def arun(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """Run the tool as ``BaseTool.arun`` does, keeping the call id for ``meta``."""
+        token = _CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return await super().arun(tool_input, *args, **kwargs)
+        finally:
+            _CALL_ID.reset(token)
+
+    # ``self`` is positional-only so a model argument named "self" is just an argument.
+    def _run(self, /, **arguments: Any) -> tuple[str, Any]:
+        # An async tool runs in a new event loop (``run_tool_sync``).
+        return self._finish_sync(*self._prepare(arguments))
+
+    async def _arun(self, /, **arguments: Any) -> tuple[str, Any]:
+        tool = self._standard
+        input, meta = self._prepare(arguments)
+        if not is_async_callable(tool.execute):
+            # A sync tool runs in LangChain's executor, as LangChain runs its own sync tools.
+            work = functools.partial(self._finish_sync, input, meta)
+            outcome: tuple[str, Any] = await run_in_executor(None, work)
+            return outcome
+        try:
+            result = await run_tool(tool, input, meta)
+        except Exception as exc:
+            raise ToolException(text_result(exc)) from exc
+        return text_result(result), result
+
+    def _prepare(self, arguments: dict[str, Any]) -> tuple[Any, Any]:
+        input = openai_strict(self._standard).decode(arguments) if self._strict else arguments
+        hook = self._meta
+        meta = None if hook is None else hook(LangChainCall(_CALL_ID.get(), ensure_config()))
+        return input, meta
+
+    def _finish_sync(self, input: Any, meta: Any) -> tuple[str, Any]:
+        try:
+            result = run_tool_sync(self._standard, input, meta)
+        except Exception as exc:
+            raise ToolException(text_result(exc)) from exc
+        return text_result(result), result
+
+
+@overload
+def to_langchain(
+    tool: AnyTool,
+    *,
+    strict: bool | Literal["auto"] = False,
+    meta: Callable[[LangChainCall], Any] | None = None,
+) -> StandardLangChainTool: ...
+@overload
+def to_langchain(
+    tool: Toolkit | Iterable[AnyTool],
+    *,
+    strict: bool | Literal["auto"] = False,
+    meta: Callable[[LangChainCall], Any] | None = None,
+) -> list[StandardLangChainTool]: ...
+def to_langchain(
+    tool: AnyTool | Toolkit | Iterable[AnyTool],
+    *,
+    strict: bool | Literal["auto"] = False,
+    meta: Callable[[LangChainCall], Any] | None = None,
+) -> StandardLangChainTool | list[StandardLangChainTool]:
+    """Make a LangChain tool of any conforming tool (or a list of them from a ``Toolkit``).
+
+    Examples:
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> lc_add = to_langchain(add)
+        >>> lc_add.invoke({"a": 2, "b": 3})
+        '5'
+        >>> lc_add.invoke({"a": 2, "b": "3"})
+        "Error: input validation failed: b: expected integer, got string '3'"
+
+    Args:
+        tool: a conforming tool (sync or async), or a ``Toolkit`` or iterable of
+            tools (then the result is a list, in order).
+        strict: ``False`` (default) declares the tool's own JSON Schema. ``True``
+            declares the OpenAI strict-mode rewrite (``openai_strict``) and
+            decodes the model's arguments back before the tool runs (raises
+            ``OpenAIStrictError`` if the schema cannot be represented);
+            ``"auto"`` does so only when it can. Use it with a chat model bound
+            with ``strict=True``.
+        meta: a function from the call (``LangChainCall``: the model's call id
+            and the run's config) to the ``meta`` the tool receives; without
+            it the tool receives ``None``.
+
+    Returns:
+        A ``StandardLangChainTool`` (a ``BaseTool``), sync and async: ``invoke``
+        runs an async tool in a new event loop, ``ainvoke`` runs a sync tool in
+        LangChain's executor.
+
+    Raises:
+        ProviderSchemaError: the tool's input is not a JSON object.
+    """
+    if is_one_tool(tool):
+        return _to_langchain(cast("AnyTool", tool), strict, meta)
+    return [_to_langchain(t, strict, meta) for t in cast("Iterable[AnyTool]", tool)]
+
+
+def _to_langchain(
+    tool: AnyTool, strict: bool | Literal["auto"], meta: Callable[[LangChainCall], Any] | None
+) -> StandardLangChainTool:
+    schema, is_strict = _declared(tool, strict)
+    lc_tool = StandardLangChainTool(
+        name=tool.name, description=tool.description, args_schema=schema
+    )
+    lc_tool._standard = tool  # pyright: ignore[reportPrivateUsage]
+    lc_tool._strict = is_strict  # pyright: ignore[reportPrivateUsage]
+    lc_tool._meta = meta  # pyright: ignore[reportPrivateUsage]
+    return lc_tool
+
+
+def _declared(tool: AnyTool, strict: bool | Literal["auto"]) -> tuple[dict[str, Any], bool]:
+    """Return the schema to declare and whether it is the strict rewrite (decoded per run)."""
+    if strict is False:
+        return parameters(tool), False
+    function = to_openai_chat(tool, strict=strict)["function"]
+    return function["parameters"], function["strict"]
+
+
+def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
+    """Make a standard tool of a LangChain tool, so a ``Toolkit`` can hold it.
+
+    The input schema is LangChain's own call schema (``tool_call_schema``: the
+    ``args_schema`` dict, or the JSON Schema of its Pydantic model), and the
+    standard tool validates the input against it before LangChain sees it.
+    The tool is async when the LangChain tool has its own async implementation
+    (a ``coroutine``, or an overridden ``_arun``), else sync.
+
+    The result is what the LangChain tool returns, and what it raises propagates.
+    A tool that answers in ``content_and_artifact`` form or handles its own
+    errors (``handle_tool_error``) runs as a ``ToolCall`` instead: the result is
+    then its artifact (``content_and_artifact``) or the message content, and a
+    call it answers with ``status="error"`` raises ``LangChainToolError`` with
+    that text, bounded. ``meta``, when it is a dict, is the call's
+    ``RunnableConfig``.
+
+    Examples:
+        >>> from langchain_core.tools import tool as lc_tool
+        >>> @lc_tool
+        ... def shout(text: str) -> str:
+        ...     '''Upper-case a text.'''
+        ...     return text.upper()
+        >>> st = from_langchain(shout)
+        >>> st.execute({"text": "hi"})
+        'HI'
+
+    Raises:
+        InvalidSchemaError: the LangChain tool's schema is not a valid JSON Schema.
+    """
+    input_schema = from_json_schema(_call_schema(lc_tool))
+    artifact = lc_tool.response_format == "content_and_artifact"
+    # A tool that answers its own errors, or keeps an artifact, must run as a ToolCall:
+    # only the ToolMessage tells its error answers apart and carries the artifact.
+    as_call = artifact or bool(lc_tool.handle_tool_error) or bool(lc_tool.handle_validation_error)
+
+    def call(input: Any, meta: Any) -> dict[str, Any]:
+        config = (
+            cast("RunnableConfig", dict(cast("Mapping[str, Any]", meta)))
+            if isinstance(meta, Mapping)
+            else None
+        )
+        if not as_call:
+            return {"call": input, "config": config}
+        return {
+            "call": {"type": "tool_call", "name": lc_tool.name, "args": input, "id": _new_id()},
+            "config": config,
+        }
+
+    def answer(output: Any) -> Any:
+        if not isinstance(output, ToolMessage):
+            return output
+        if output.status == "error":
+            text = output.content if isinstance(output.content, str) else str(output.content)
+            raise LangChainToolError(truncate_text(text, ERROR_MAX_CHARS))
+        return output.artifact if artifact else output.content
+
+    if _has_own_async(lc_tool):
+
+        async def run_async(input: Any, meta: Any) -> Any:
+            args = call(input, meta)
+            return answer(await lc_tool.ainvoke(args["call"], args["config"]))
+
+        built: Any = standard_tool(
+            name=lc_tool.name,
+            description=lc_tool.description,
+            input_schema=input_schema,
+            execute=run_async,
+        )
+        return cast("StandardToolV0[Any, Any, Any, Any]", built)
+
+    def run_sync(input: Any, meta: Any) -> Any:
+        args = call(input, meta)
+        return answer(lc_tool.invoke(args["call"], args["config"]))
+
+    built = standard_tool(
+        name=lc_tool.name,
+        description=lc_tool.description,
+        input_schema=input_schema,
+        execute=run_sync,
+    )
+    return cast("StandardToolV0[Any, Any, Any, Any]", built)
+
+
+def _call_schema(lc_tool: BaseTool) -> dict[str, Any]:
+    """Return the JSON Schema LangChain declares for ``lc_tool`` (its ``tool_call_schema``)."""
+    call_schema: Any = lc_tool.tool_call_schema
+    if isinstance(call_schema, dict):
+        schema = dict(cast("dict[str, Any]", call_schema))
+    elif hasattr(call_schema, "model_json_schema"):
+        schema = dict(call_schema.model_json_schema())
+    else:  # a pydantic.v1 model
+        schema = dict(call_schema.schema())
+    schema.pop("description", None)  # LangChain copies the tool description here
+    return schema
+
+
+def _has_own_async(lc_tool: BaseTool) -> bool:
+    if isinstance(lc_tool, StandardLangChainTool):
+        return is_async_callable(lc_tool.standard_tool.execute)
+    if getattr(lc_tool, "coroutine", None) is not None:  # StructuredTool, Tool
+        return True
+    if getattr(lc_tool, "func", None) is not None:
+        return False
+    for klass in type(lc_tool).__mro__:
+        if klass is BaseTool:
+            return False
+        if "_arun" in vars(klass):
+            return True
+    return False
+
+
+def _new_id() -> str:
+    return f"call_{uuid.uuid4().hex}"

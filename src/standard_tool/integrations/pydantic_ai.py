@@ -1,0 +1,218 @@
+"""Pydantic AI: a standard tool as a Pydantic AI ``Tool``, and a Pydantic AI tool as ours.
+
+Layer: top (imports the core, the toolkit, the schema adapters and the providers;
+never the package root). It imports ``pydantic-ai-slim`` at the top: only code that
+uses Pydantic AI imports this module, and ``import standard_tool`` never does.
+
+``to_pydantic_ai(tool)`` gives a ``Tool`` built with ``Tool.from_schema``: the
+tool's own JSON Schema is what the model is shown, Pydantic AI validates nothing,
+and the standard tool validates the arguments. Invalid input raises
+``ModelRetry`` (the model is asked to correct the call, within the tool's retry
+budget); an exception in the tool raises ``ToolFailed`` (the model sees the
+failure and adapts, no retry). Both carry the text a ``ToolResult`` carries
+(the validation message naming the path, or ``Type: message``), bounded.
+``from_pydantic_ai(pa_tool)`` goes the other way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from pydantic_ai import ModelRetry, RunContext, Tool
+from pydantic_ai.exceptions import ToolFailed
+from typing_extensions import overload
+
+from standard_tool._core import (
+    StandardToolV0,
+    StandardToolV0Definition,
+    StandardToolValidationError,
+    run_tool,
+    run_tool_sync,
+    standard_tool,
+)
+from standard_tool._shared import is_async_callable
+from standard_tool._toolkit import Toolkit, error_text
+from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._openai import openai_strict, to_openai_chat
+from standard_tool.providers._text import text_result
+from standard_tool.schemas.jsonschema import from_json_schema
+
+__all__ = ["from_pydantic_ai", "to_pydantic_ai"]
+
+AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+#: Builds the ``meta`` a standard tool receives from Pydantic AI's run context.
+MetaFromContext = Callable[[RunContext[Any]], Any]
+
+
+@overload
+def to_pydantic_ai(
+    tool: AnyTool,
+    *,
+    strict: bool | None = None,
+    meta: MetaFromContext | None = None,
+    max_retries: int | None = None,
+) -> Tool[Any]: ...
+@overload
+def to_pydantic_ai(
+    tool: Toolkit | Iterable[AnyTool],
+    *,
+    strict: bool | None = None,
+    meta: MetaFromContext | None = None,
+    max_retries: int | None = None,
+) -> list[Tool[Any]]: ...
+def to_pydantic_ai(
+    tool: AnyTool | Toolkit | Iterable[AnyTool],
+    *,
+    strict: bool | None = None,
+    meta: MetaFromContext | None = None,
+    max_retries: int | None = None,
+) -> Tool[Any] | list[Tool[Any]]:
+    """Make a Pydantic AI ``Tool`` of any conforming tool (or a list of them from a ``Toolkit``).
+
+    Examples:
+        >>> from pydantic_ai import Agent
+        >>> from pydantic_ai.models.test import TestModel
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> import asyncio
+        >>> agent = Agent(TestModel(), tools=[to_pydantic_ai(add)])
+        >>> asyncio.run(agent.run("What is 0 + 0?")).output
+        '{"add":"0"}'
+
+    Args:
+        tool: a conforming tool (sync or async), or a ``Toolkit`` or iterable of
+            tools (then the result is a list, in order; hand it to
+            ``Agent(tools=...)`` or a ``FunctionToolset``).
+        strict: ``None`` (default) declares the tool's own JSON Schema and lets
+            Pydantic AI decide per model whether it can be sent in strict mode
+            (it does so only when the schema already qualifies). ``True``
+            declares our OpenAI strict-mode rewrite (``openai_strict``) with
+            ``strict=True`` and decodes the model's arguments back before the
+            tool runs (raises ``OpenAIStrictError`` when the schema cannot be
+            represented). ``False`` declares the tool's own schema, never strict.
+        meta: a function from Pydantic AI's ``RunContext`` (deps, ``tool_call_id``,
+            retry count, ...) to the ``meta`` the tool receives, for example
+            ``lambda ctx: ctx.deps``; without it the tool receives ``None``.
+        max_retries: how many invalid calls the model may retry (Pydantic AI's
+            ``max_retries``; the agent's default when ``None``).
+
+    Returns:
+        A ``Tool`` whose function is sync for a sync tool (Pydantic AI runs it in
+        a thread) and async for an async one. It returns the text a model reads
+        (``text_result``): a string as is, anything else as JSON.
+
+    Raises:
+        ProviderSchemaError: the tool's input is not a JSON object.
+    """
+    if is_one_tool(tool):
+        return _to_pydantic_ai(cast("AnyTool", tool), strict, meta, max_retries)
+    return [_to_pydantic_ai(t, strict, meta, max_retries) for t in cast("Iterable[AnyTool]", tool)]
+
+
+def _to_pydantic_ai(
+    tool: AnyTool, strict: bool | None, meta: MetaFromContext | None, max_retries: int | None
+) -> Tool[Any]:
+    if strict is True:
+        function = to_openai_chat(tool, strict=True)["function"]
+        schema: dict[str, Any] = function["parameters"]
+        decode = openai_strict(tool).decode
+    else:
+        schema = parameters(tool)
+        decode = None
+
+    def prepare(ctx: RunContext[Any] | None, arguments: dict[str, Any]) -> tuple[Any, Any]:
+        input = arguments if decode is None else decode(arguments)
+        return input, (None if meta is None or ctx is None else meta(ctx))
+
+    if is_async_callable(tool.execute):
+
+        async def run_async(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
+            input, meta_value = prepare(ctx, arguments)
+            try:
+                result = await run_tool(tool, input, meta_value)
+            except Exception as exc:
+                raise _failure(exc) from exc
+            return text_result(result)
+
+        function_: Callable[..., Any] = run_async
+    else:
+
+        def run_sync(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
+            input, meta_value = prepare(ctx, arguments)
+            try:
+                result = run_tool_sync(tool, input, meta_value)
+            except Exception as exc:
+                raise _failure(exc) from exc
+            return text_result(result)
+
+        function_ = run_sync
+    # from_schema returns ``Self``, which the checkers cannot resolve through its decorator.
+    built: Any = Tool.from_schema(  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        function_,
+        name=tool.name,
+        description=tool.description,
+        json_schema=schema,
+        takes_ctx=meta is not None,
+    )
+    pa_tool = cast("Tool[Any]", built)
+    pa_tool.strict = strict
+    pa_tool.max_retries = max_retries
+    return pa_tool
+
+
+def _failure(exc: Exception) -> ModelRetry | ToolFailed:
+    """Invalid input asks the model to retry; any other failure is reported, not retried.
+
+    The text is the one a ``ToolResult`` carries (Pydantic AI sends it as ``{"error": ...}``).
+    """
+    if isinstance(exc, StandardToolValidationError) and exc.target == "input":
+        return ModelRetry(error_text(exc))
+    return ToolFailed(error_text(exc))
+
+
+def from_pydantic_ai(pa_tool: Tool[Any]) -> StandardToolV0[Any, Any, Any, Any]:
+    """Make a standard tool of a Pydantic AI ``Tool``, so a ``Toolkit`` can hold it.
+
+    The input schema is the tool's own ``parameters_json_schema``, and the
+    standard tool validates the input against it first; Pydantic AI's own
+    validator then turns the JSON into the function's arguments (models,
+    dates, ...), as it would in an agent run. ``execute`` is async (Pydantic AI
+    runs every tool function through its async call path). A tool that takes
+    a ``RunContext`` needs one as ``meta``; the tool's ``prepare`` and
+    ``args_validator`` hooks belong to an agent run and are not called.
+
+    Examples:
+        >>> import asyncio
+        >>> from pydantic_ai import Tool
+        >>> def shout(text: str) -> str:
+        ...     '''Upper-case a text.'''
+        ...     return text.upper()
+        >>> st = from_pydantic_ai(Tool(shout))
+        >>> asyncio.run(st.execute({"text": "hi"}))
+        'HI'
+
+    Raises:
+        InvalidSchemaError: the tool's schema is not a valid JSON Schema.
+    """
+    schema = pa_tool.function_schema
+
+    async def run(input: Any, meta: Any) -> Any:
+        if schema.takes_ctx and not isinstance(meta, RunContext):
+            raise TypeError(
+                f"tool {pa_tool.name!r} takes a Pydantic AI RunContext: pass one as meta"
+            )
+        arguments: dict[str, Any] = schema.validator.validate_python(input)
+        context = cast("RunContext[Any]", meta)
+        return await schema.call(arguments, context)
+
+    built: Any = standard_tool(
+        name=pa_tool.name,
+        description=pa_tool.description or "",
+        input_schema=from_json_schema(pa_tool.tool_def.parameters_json_schema),
+        execute=run,
+    )
+    return cast("StandardToolV0[Any, Any, Any, Any]", built)
