@@ -79,6 +79,7 @@ def test_inspect_all_formats() -> None:
         "anthropic",
         "gemini",
         "mcp",
+        "bedrock",
         "jsonschema",
     }
 

@@ -26,7 +26,15 @@ from standard_tool._toolkit import Toolkit
 
 __all__ = ["main"]
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "jsonschema")
+FORMATS = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "bedrock",
+    "jsonschema",
+)
 MAX_MESSAGE = 500
 
 
@@ -133,6 +141,7 @@ def render_format(tool: Any, fmt: str) -> Any:
         "anthropic": p.to_anthropic,
         "gemini": p.to_gemini,
         "mcp": p.to_mcp,
+        "bedrock": p.to_bedrock,
     }[fmt]
     try:
         return convert(tool)
@@ -269,6 +278,11 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
             add("mcp", _pointer(problem.path), problem.message)
     except Exception as err:  # report refusals as problems
         add("mcp", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        for problem in p.check_bedrock(p.to_bedrock(tool)):
+            add("bedrock", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("bedrock", "", f"{type(err).__name__}: {_bound(str(err))}")
     if examples > 0:
         from standard_tool.testing import check_schema_agreement
 
@@ -345,6 +359,8 @@ def _provider_schema(tool: Any, fmt: str) -> Any:
         return payload.get("input_schema", payload)
     if fmt == "gemini":
         return payload.get("parameters", payload)
+    if fmt == "bedrock":
+        return payload.get("toolSpec", {}).get("inputSchema", {}).get("json", payload)
     return payload.get("inputSchema", payload)
 
 

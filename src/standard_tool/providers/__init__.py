@@ -1,4 +1,4 @@
-"""Provider formats for Standard Tools: OpenAI, Anthropic, Gemini and MCP.
+"""Provider formats for Standard Tools: OpenAI, Anthropic, Gemini, Bedrock and MCP.
 
 Schema side: ``to_openai_chat``, ``to_openai_responses``, ``to_anthropic``,
 ``to_gemini`` and ``to_mcp`` turn any conforming tool into the payload each API
@@ -17,6 +17,17 @@ from standard_tool.providers._anthropic import (
     anthropic_tool_result,
     run_anthropic_tool_calls,
     to_anthropic,
+)
+from standard_tool.providers._bedrock import (
+    BedrockToolResult,
+    BedrockToolResultBlock,
+    BedrockToolResultMessage,
+    bedrock_tool_config,
+    bedrock_tool_result,
+    check_bedrock,
+    run_bedrock_tool_calls,
+    run_bedrock_tool_calls_sync,
+    to_bedrock,
 )
 from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert_common import ProviderSchemaError
@@ -54,6 +65,9 @@ from standard_tool.providers._text import text_result
 __all__ = [
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
+    "BedrockToolResult",
+    "BedrockToolResultBlock",
+    "BedrockToolResultMessage",
     "GeminiParameters",
     "MCPToolHandlers",
     "OpenAIChatToolMessage",
@@ -63,6 +77,9 @@ __all__ = [
     "ProviderSchemaError",
     "SchemaProblem",
     "anthropic_tool_result",
+    "bedrock_tool_config",
+    "bedrock_tool_result",
+    "check_bedrock",
     "check_gemini",
     "check_mcp_tool",
     "check_openai_strict",
@@ -75,10 +92,13 @@ __all__ = [
     "openai_strict",
     "openai_tool_output",
     "run_anthropic_tool_calls",
+    "run_bedrock_tool_calls",
+    "run_bedrock_tool_calls_sync",
     "run_openai_chat_tool_calls",
     "run_openai_responses_tool_calls",
     "text_result",
     "to_anthropic",
+    "to_bedrock",
     "to_gemini",
     "to_mcp",
     "to_openai_chat",
