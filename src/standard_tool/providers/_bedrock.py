@@ -142,7 +142,9 @@ def bedrock_tool_config(
         ProviderOptionError: no tools, or ``tool_choice`` names no given tool.
         ProviderSchemaError: a tool cannot be declared (see ``to_bedrock``).
     """
-    listed: list[AnyTool] = [cast("AnyTool", tools)] if is_one_tool(tools) else list(tools)
+    listed: list[AnyTool] = (
+        [cast("AnyTool", tools)] if is_one_tool(tools) else list(cast("Iterable[AnyTool]", tools))
+    )
     specs = [_bedrock(t) for t in listed]
     if not specs:
         raise ProviderOptionError(f"{PREFIX}a Bedrock toolConfig needs at least one tool")
@@ -223,11 +225,13 @@ def _document(value: Any, path: Path, problems: Problems, depth: int) -> None:
             problems.add(path, f"is {value!r}, which JSON cannot carry")
         return
     if isinstance(value, list):
-        for index, item in enumerate(value):
+        entries: Any = value  # pyright: ignore[reportUnknownVariableType]
+        for index, item in enumerate(entries):
             _document(item, (*path, index), problems, depth + 1)
         return
     if isinstance(value, dict):
-        for key, item in value.items():
+        mapping: Any = value  # pyright: ignore[reportUnknownVariableType]
+        for key, item in mapping.items():
             if not isinstance(key, str):
                 problems.add(path, f"has a key {value_text(repr(key), 80)} that is not a string")
                 continue
