@@ -18,6 +18,12 @@ from standard_tool.providers._anthropic import (
     run_anthropic_tool_calls,
     to_anthropic,
 )
+from standard_tool.providers._anthropic_strict import (
+    AnthropicStrictError,
+    AnthropicStrictSchema,
+    anthropic_strict,
+    check_anthropic_strict,
+)
 from standard_tool.providers._bedrock import (
     BedrockToolResult,
     BedrockToolResultBlock,
@@ -73,6 +79,8 @@ from standard_tool.providers._openai import (
 from standard_tool.providers._text import text_result
 
 __all__ = [
+    "AnthropicStrictError",
+    "AnthropicStrictSchema",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
     "BedrockToolResult",
@@ -89,9 +97,11 @@ __all__ = [
     "OpenAIStrictSchema",
     "ProviderSchemaError",
     "SchemaProblem",
+    "anthropic_strict",
     "anthropic_tool_result",
     "bedrock_tool_config",
     "bedrock_tool_result",
+    "check_anthropic_strict",
     "check_bedrock",
     "check_gemini",
     "check_gemini_json_schema",
