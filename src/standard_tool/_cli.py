@@ -30,7 +30,9 @@ FORMATS = (
     "openai-chat",
     "openai-responses",
     "anthropic",
+    "anthropic-strict",
     "gemini",
+    "gemini-json",
     "mcp",
     "bedrock",
     "jsonschema",
@@ -142,6 +144,8 @@ def render_format(tool: Any, fmt: str) -> Any:
         "gemini": p.to_gemini,
         "mcp": p.to_mcp,
         "bedrock": p.to_bedrock,
+        "anthropic-strict": lambda t: p.to_anthropic(t, strict=True),
+        "gemini-json": lambda t: p.to_gemini(t, json_schema=True),
     }[fmt]
     try:
         return convert(tool)
@@ -279,6 +283,18 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
     except Exception as err:  # report refusals as problems
         add("mcp", "", f"{type(err).__name__}: {_bound(str(err))}")
     try:
+        schema = p.to_gemini(tool, json_schema=True).get("parametersJsonSchema")
+        for problem in p.check_gemini_json_schema(schema or {"type": "object"}):
+            add("gemini-json", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("gemini-json", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        strict_schema = p.to_anthropic(tool, strict=True)["input_schema"]
+        for problem in p.check_anthropic_strict(strict_schema):
+            add("anthropic-strict", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("anthropic-strict", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
         for problem in p.check_bedrock(p.to_bedrock(tool)):
             add("bedrock", _pointer(problem.path), problem.message)
     except Exception as err:  # report refusals as problems
@@ -355,10 +371,12 @@ def _provider_schema(tool: Any, fmt: str) -> Any:
         return payload.get("function", {}).get("parameters", payload)
     if fmt == "openai-responses":
         return payload.get("parameters", payload)
-    if fmt == "anthropic":
+    if fmt in ("anthropic", "anthropic-strict"):
         return payload.get("input_schema", payload)
     if fmt == "gemini":
         return payload.get("parameters", payload)
+    if fmt == "gemini-json":
+        return payload.get("parametersJsonSchema", payload)
     if fmt == "bedrock":
         return payload.get("toolSpec", {}).get("inputSchema", {}).get("json", payload)
     return payload.get("inputSchema", payload)
