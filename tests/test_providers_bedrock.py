@@ -252,6 +252,9 @@ async def test_no_tool_use_means_no_reply() -> None:
     )
     assert await run_bedrock_tool_calls([], KIT) is None
     assert await run_bedrock_tool_calls({"unexpected": 1}, KIT) is None
+    assert await run_bedrock_tool_calls({"content": 5}, KIT) is None
+    assert await run_bedrock_tool_calls({"output": {"message": {"content": "x"}}}, KIT) is None
+    assert await run_bedrock_tool_calls(None, KIT) is None
 
 
 def test_the_sync_runner_takes_the_message_or_its_content() -> None:

@@ -6,6 +6,7 @@ Layer: top (the command line; imports anything below, never the package root)
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.util
 import json
@@ -144,8 +145,8 @@ def render_format(tool: Any, fmt: str) -> Any:
         "gemini": p.to_gemini,
         "mcp": p.to_mcp,
         "bedrock": p.to_bedrock,
-        "anthropic-strict": lambda t: p.to_anthropic(t, strict=True),
-        "gemini-json": lambda t: p.to_gemini(t, json_schema=True),
+        "anthropic-strict": functools.partial(p.to_anthropic, strict=True),
+        "gemini-json": functools.partial(p.to_gemini, json_schema=True),
     }[fmt]
     try:
         return convert(tool)

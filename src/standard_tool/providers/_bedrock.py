@@ -41,7 +41,6 @@ from standard_tool.providers._runner import (
     Tools,
     content,
     field,
-    items,
     run_calls,
     toolkit,
 )
@@ -307,12 +306,19 @@ def bedrock_tool_result(
     return {"toolResult": body}
 
 
+def _sequence(value: Any) -> list[Any]:
+    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
+    if isinstance(value, (list, tuple)):
+        return list(cast("Iterable[Any]", value))
+    return []
+
+
 def _bedrock_calls(response: Any) -> list[Call]:
     if isinstance(response, (list, tuple)):
-        blocks = list(cast("Iterable[Any]", response))
+        blocks = _sequence(response)
     else:
         message = field(field(response, "output"), "message")
-        blocks = items(field(message if message is not None else response, "content"))
+        blocks = _sequence(field(message if message is not None else response, "content"))
     calls: list[Call] = []
     for block in blocks:
         use = field(block, "toolUse")
