@@ -17,6 +17,8 @@ import boto3
 import botocore.config
 import botocore.validate
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from standard_tool import Toolkit, standard_tool
 from standard_tool.providers import (
@@ -336,3 +338,36 @@ def test_a_boto3_converse_loop_runs_both_calls_and_reaches_the_final_answer(
     assert response["stopReason"] == "end_turn"
     assert model.requests[0].headers["authorization"].startswith("AWS4-HMAC-SHA256")
     json.dumps(messages)  # what was sent is plain JSON data
+
+
+# -- hostile responses: any JSON shape gives a well-formed reply or None, never an exception --
+
+_KEYS = st.sampled_from(
+    ["output", "message", "content", "toolUse", "toolUseId", "name", "input", "a", "b", "city"]
+)
+_SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+_NAMES = st.sampled_from(["get_weather", "add", "nope", ""])
+_JSON = st.recursive(
+    _SCALARS | _NAMES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+_TOOL_USE = st.fixed_dictionaries(
+    {"toolUse": st.fixed_dictionaries({"toolUseId": _SCALARS, "name": _NAMES, "input": _JSON})}
+)
+
+
+@given(st.lists(_TOOL_USE | _JSON, max_size=5) | _JSON)
+def test_any_response_shape_gives_a_well_formed_reply_or_none(response: Any) -> None:
+    reply = run_bedrock_tool_calls_sync(response, KIT)
+    if reply is None:
+        return
+    assert reply["role"] == "user"
+    assert reply["content"]
+    for block in reply["content"]:
+        result = block["toolResult"]
+        assert result["status"] in ("success", "error")
+        [item] = result["content"]
+        if result["status"] == "error":
+            assert item["text"].startswith("Error: ")
+        json.dumps(result)

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from google import genai
 from google.genai import types
+from hypothesis import given
+from hypothesis import strategies as st
 
 from standard_tool import Toolkit, standard_tool
 from standard_tool.providers import (
@@ -375,3 +377,36 @@ def test_a_sync_google_genai_loop_declares_a_recursive_type_with_json_schema(
         contents.append(response.candidates[0].content)
         contents.append(reply)
     assert response.text == "Three nodes."
+
+
+# -- hostile responses: any JSON shape gives a well-formed reply or None, never an exception --
+
+_KEYS = st.sampled_from(
+    ["candidates", "content", "parts", "functionCall", "function_call", "name", "args", "id", "a"]
+)
+_SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+_NAMES = st.sampled_from(["get_weather", "add", "nope", ""])
+_JSON = st.recursive(
+    _SCALARS | _NAMES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+_CALL = st.fixed_dictionaries(
+    {"functionCall": st.fixed_dictionaries({"id": _SCALARS, "name": _NAMES, "args": _JSON})}
+)
+
+
+@given(st.lists(_CALL | _JSON, max_size=5) | _JSON, st.booleans())
+def test_any_response_shape_gives_a_well_formed_reply_or_none(
+    response: Any, json_schema: bool
+) -> None:
+    reply = run_gemini_function_calls_sync(response, KIT, json_schema=json_schema)
+    if reply is None:
+        return
+    assert reply["role"] == "user"
+    for part in reply["parts"]:
+        body = part["function_response"]
+        assert list(body["response"]) in (["output"], ["error"])
+        if "error" in body["response"]:
+            assert body["response"]["error"].startswith("Error: ")
+    types.Content.model_validate(reply)
