@@ -50,6 +50,11 @@ def test_a_toolkit_is_declared_strict_with_the_cache_breakpoint_on_the_last() ->
     assert "cache_control" not in declarations[0]
 
 
+def test_strict_takes_only_a_bool() -> None:
+    with pytest.raises(ValueError, match="strict must be True or False, not 'auto'"):
+        to_anthropic(lookup_user, strict="auto")  # type: ignore[arg-type]
+
+
 def test_a_recursive_type_is_refused_loudly() -> None:
     with pytest.raises(AnthropicStrictError, match="TreeNode is recursive"):
         to_anthropic(count_nodes, strict=True)

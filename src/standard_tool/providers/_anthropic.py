@@ -13,6 +13,7 @@ from typing import Any, cast
 from typing_extensions import Literal, TypedDict, overload
 
 from standard_tool.providers._anthropic_strict import anthropic_strict
+from standard_tool.providers._convert_common import PREFIX, ProviderOptionError
 from standard_tool.providers._declare import (
     AnyTool,
     ManyTools,
@@ -81,6 +82,8 @@ def to_anthropic(
         ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,128}`` or the input
             is not an object.
     """
+    if strict not in (True, False):  # a caller without a type checker
+        raise ProviderOptionError(f"{PREFIX}strict must be True or False, not {strict!r}")
     if is_one_tool(tool):
         return _anthropic(cast("AnyTool", tool), cache_control, strict)
     listed = list(cast("Iterable[AnyTool]", tool))

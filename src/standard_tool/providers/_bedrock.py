@@ -138,7 +138,8 @@ def bedrock_tool_config(
         ready for ``client.converse(..., toolConfig=...)``.
 
     Raises:
-        ProviderOptionError: no tools, or ``tool_choice`` names no given tool.
+        ValueError: no tools, or ``tool_choice`` names no given tool
+            (a ``ProviderOptionError``).
         ProviderSchemaError: a tool cannot be declared (see ``to_bedrock``).
     """
     listed: list[AnyTool] = (
