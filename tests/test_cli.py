@@ -77,8 +77,11 @@ def test_inspect_all_formats() -> None:
         "openai-chat",
         "openai-responses",
         "anthropic",
+        "anthropic-strict",
         "gemini",
+        "gemini-json",
         "mcp",
+        "bedrock",
         "jsonschema",
     }
 

@@ -6,6 +6,7 @@ Layer: top (the command line; imports anything below, never the package root)
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.util
 import json
@@ -26,7 +27,17 @@ from standard_tool._toolkit import Toolkit
 
 __all__ = ["main"]
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "jsonschema")
+FORMATS = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "anthropic-strict",
+    "gemini",
+    "gemini-json",
+    "mcp",
+    "bedrock",
+    "jsonschema",
+)
 MAX_MESSAGE = 500
 
 
@@ -133,6 +144,9 @@ def render_format(tool: Any, fmt: str) -> Any:
         "anthropic": p.to_anthropic,
         "gemini": p.to_gemini,
         "mcp": p.to_mcp,
+        "bedrock": p.to_bedrock,
+        "anthropic-strict": functools.partial(p.to_anthropic, strict=True),
+        "gemini-json": functools.partial(p.to_gemini, json_schema=True),
     }[fmt]
     try:
         return convert(tool)
@@ -269,6 +283,23 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
             add("mcp", _pointer(problem.path), problem.message)
     except Exception as err:  # report refusals as problems
         add("mcp", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        schema = p.to_gemini(tool, json_schema=True).get("parametersJsonSchema")
+        for problem in p.check_gemini_json_schema(schema or {"type": "object"}):
+            add("gemini-json", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("gemini-json", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        strict_schema = p.to_anthropic(tool, strict=True)["input_schema"]
+        for problem in p.check_anthropic_strict(strict_schema):
+            add("anthropic-strict", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("anthropic-strict", "", f"{type(err).__name__}: {_bound(str(err))}")
+    try:
+        for problem in p.check_bedrock(p.to_bedrock(tool)):
+            add("bedrock", _pointer(problem.path), problem.message)
+    except Exception as err:  # report refusals as problems
+        add("bedrock", "", f"{type(err).__name__}: {_bound(str(err))}")
     if examples > 0:
         from standard_tool.testing import check_schema_agreement
 
@@ -341,10 +372,14 @@ def _provider_schema(tool: Any, fmt: str) -> Any:
         return payload.get("function", {}).get("parameters", payload)
     if fmt == "openai-responses":
         return payload.get("parameters", payload)
-    if fmt == "anthropic":
+    if fmt in ("anthropic", "anthropic-strict"):
         return payload.get("input_schema", payload)
     if fmt == "gemini":
         return payload.get("parameters", payload)
+    if fmt == "gemini-json":
+        return payload.get("parametersJsonSchema", payload)
+    if fmt == "bedrock":
+        return payload.get("toolSpec", {}).get("inputSchema", {}).get("json", payload)
     return payload.get("inputSchema", payload)
 
 

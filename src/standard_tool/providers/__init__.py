@@ -1,4 +1,4 @@
-"""Provider formats for Standard Tools: OpenAI, Anthropic, Gemini and MCP.
+"""Provider formats for Standard Tools: OpenAI, Anthropic, Gemini, Bedrock and MCP.
 
 Schema side: ``to_openai_chat``, ``to_openai_responses``, ``to_anthropic``,
 ``to_gemini`` and ``to_mcp`` turn any conforming tool into the payload each API
@@ -18,13 +18,40 @@ from standard_tool.providers._anthropic import (
     run_anthropic_tool_calls,
     to_anthropic,
 )
+from standard_tool.providers._anthropic_strict import (
+    AnthropicStrictError,
+    AnthropicStrictSchema,
+    anthropic_strict,
+    check_anthropic_strict,
+)
+from standard_tool.providers._bedrock import (
+    BedrockToolResult,
+    BedrockToolResultBlock,
+    BedrockToolResultMessage,
+    bedrock_tool_config,
+    bedrock_tool_result,
+    check_bedrock,
+    run_bedrock_tool_calls,
+    run_bedrock_tool_calls_sync,
+    to_bedrock,
+)
 from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert_common import ProviderSchemaError
 from standard_tool.providers._gemini import (
     GeminiParameters,
     check_gemini,
+    check_gemini_json_schema,
+    gemini_json_parameters,
     gemini_parameters,
     to_gemini,
+)
+from standard_tool.providers._gemini_run import (
+    GeminiFunctionResponse,
+    GeminiFunctionResponseContent,
+    GeminiFunctionResponsePart,
+    gemini_function_response,
+    run_gemini_function_calls,
+    run_gemini_function_calls_sync,
 )
 from standard_tool.providers._mcp import (
     MCPToolHandlers,
@@ -52,8 +79,16 @@ from standard_tool.providers._openai import (
 from standard_tool.providers._text import text_result
 
 __all__ = [
+    "AnthropicStrictError",
+    "AnthropicStrictSchema",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
+    "BedrockToolResult",
+    "BedrockToolResultBlock",
+    "BedrockToolResultMessage",
+    "GeminiFunctionResponse",
+    "GeminiFunctionResponseContent",
+    "GeminiFunctionResponsePart",
     "GeminiParameters",
     "MCPToolHandlers",
     "OpenAIChatToolMessage",
@@ -62,10 +97,18 @@ __all__ = [
     "OpenAIStrictSchema",
     "ProviderSchemaError",
     "SchemaProblem",
+    "anthropic_strict",
     "anthropic_tool_result",
+    "bedrock_tool_config",
+    "bedrock_tool_result",
+    "check_anthropic_strict",
+    "check_bedrock",
     "check_gemini",
+    "check_gemini_json_schema",
     "check_mcp_tool",
     "check_openai_strict",
+    "gemini_function_response",
+    "gemini_json_parameters",
     "gemini_parameters",
     "mcp_call_tool_result",
     "mcp_output_wrapped",
@@ -75,10 +118,15 @@ __all__ = [
     "openai_strict",
     "openai_tool_output",
     "run_anthropic_tool_calls",
+    "run_bedrock_tool_calls",
+    "run_bedrock_tool_calls_sync",
+    "run_gemini_function_calls",
+    "run_gemini_function_calls_sync",
     "run_openai_chat_tool_calls",
     "run_openai_responses_tool_calls",
     "text_result",
     "to_anthropic",
+    "to_bedrock",
     "to_gemini",
     "to_mcp",
     "to_openai_chat",

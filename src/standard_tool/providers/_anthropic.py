@@ -12,6 +12,8 @@ from typing import Any, cast
 
 from typing_extensions import Literal, TypedDict, overload
 
+from standard_tool.providers._anthropic_strict import anthropic_strict
+from standard_tool.providers._convert_common import PREFIX, ProviderOptionError
 from standard_tool.providers._declare import (
     AnyTool,
     ManyTools,
@@ -21,6 +23,7 @@ from standard_tool.providers._declare import (
 )
 from standard_tool.providers._runner import (
     Call,
+    Decode,
     Tools,
     content,
     field,
@@ -44,14 +47,17 @@ _ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 @overload
 def to_anthropic(
-    tool: AnyTool, *, cache_control: Mapping[str, Any] | None = None
+    tool: AnyTool, *, cache_control: Mapping[str, Any] | None = None, strict: bool = False
 ) -> dict[str, Any]: ...
 @overload
 def to_anthropic(
-    tool: ManyTools, *, cache_control: Mapping[str, Any] | None = None
+    tool: ManyTools, *, cache_control: Mapping[str, Any] | None = None, strict: bool = False
 ) -> list[dict[str, Any]]: ...
 def to_anthropic(
-    tool: AnyTool | ManyTools, *, cache_control: Mapping[str, Any] | None = None
+    tool: AnyTool | ManyTools,
+    *,
+    cache_control: Mapping[str, Any] | None = None,
+    strict: bool = False,
 ) -> dict[str, Any] | list[dict[str, Any]]:
     """Declare ``tool`` for the Anthropic Messages API.
 
@@ -62,28 +68,43 @@ def to_anthropic(
             ``{"type": "ephemeral"}``, set on the tool (on the last one of a list,
             so the whole list is cached). Provider options belong here, never on
             the tool.
+        strict: send ``"strict": true`` (strict tool use) with the schema
+            rewritten for it (``anthropic_strict``); a schema strict mode cannot
+            represent raises ``AnthropicStrictError``. Run the calls with
+            ``run_anthropic_tool_calls(..., strict=True)``.
 
     Returns:
-        ``{"name", "description", "input_schema"}`` (plus ``cache_control``), the
-        input schema being the tool's draft 2020-12 JSON Schema.
+        ``{"name", "description", "input_schema"}`` (plus ``cache_control``,
+        and ``strict`` when asked), the input schema being the tool's draft
+        2020-12 JSON Schema.
 
     Raises:
         ProviderSchemaError: the name is not ``[A-Za-z0-9_-]{1,128}`` or the input
             is not an object.
     """
+    if strict not in (True, False):  # a caller without a type checker
+        raise ProviderOptionError(f"{PREFIX}strict must be True or False, not {strict!r}")
     if is_one_tool(tool):
-        return _anthropic(cast("AnyTool", tool), cache_control)
+        return _anthropic(cast("AnyTool", tool), cache_control, strict)
     listed = list(cast("Iterable[AnyTool]", tool))
     last = len(listed) - 1
-    return [_anthropic(t, cache_control if i == last else None) for i, t in enumerate(listed)]
+    return [
+        _anthropic(t, cache_control if i == last else None, strict) for i, t in enumerate(listed)
+    ]
 
 
-def _anthropic(tool: AnyTool, cache_control: Mapping[str, Any] | None) -> dict[str, Any]:
+def _anthropic(
+    tool: AnyTool, cache_control: Mapping[str, Any] | None, strict: bool = False
+) -> dict[str, Any]:
     name = check_name(tool, _ANTHROPIC_NAME, "Anthropic", "1 to 128 of A-Z, a-z, 0-9, '_' and '-'")
     out: dict[str, Any] = {"name": name}
     if tool.description:
         out["description"] = tool.description
-    out["input_schema"] = parameters(tool)
+    if strict:
+        out["input_schema"] = anthropic_strict(tool).schema
+        out["strict"] = True
+    else:
+        out["input_schema"] = parameters(tool)
     if cache_control is not None:
         out["cache_control"] = dict(cache_control)
     return out
@@ -147,6 +168,7 @@ async def run_anthropic_tool_calls(
     *,
     meta: Any = None,
     timeout: float | None = None,
+    strict: bool = False,
 ) -> AnthropicToolResultMessage | None:
     """Run the ``tool_use`` blocks of an Anthropic message; return the ``user`` reply.
 
@@ -164,6 +186,9 @@ async def run_anthropic_tool_calls(
         tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        strict: the ``strict`` option the tools were declared with
+            (``to_anthropic``); when true, each ``input`` is decoded back to the
+            tool's own shape (``AnthropicStrictSchema.decode``) before it runs.
 
     Returns:
         The ``user`` message, or ``None`` when there was no ``tool_use`` block.
@@ -175,7 +200,10 @@ async def run_anthropic_tool_calls(
     calls = _anthropic_calls(response)
     if not calls:
         return None
-    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=None)
+    decode: Decode | None = None
+    if strict:
+        decode = lambda tool, value: anthropic_strict(tool).decode(value)  # noqa: E731
+    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=decode)
     blocks: list[AnthropicToolResultBlock] = [
         {
             "type": "tool_result",

@@ -13,7 +13,7 @@ from typing import Any
 
 from typing_extensions import overload
 
-from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._core import StandardToolV0Definition, input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
 from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
@@ -34,7 +34,15 @@ from standard_tool.providers._declare import (
 )
 from standard_tool.providers._walk import SchemaRules, Walker
 
-__all__ = ["GEMINI_RULES", "GeminiParameters", "check_gemini", "gemini_parameters"]
+__all__ = [
+    "GEMINI_JSON_RULES",
+    "GEMINI_RULES",
+    "GeminiParameters",
+    "check_gemini",
+    "check_gemini_json_schema",
+    "gemini_json_parameters",
+    "gemini_parameters",
+]
 
 
 #: Formats Gemini accepts, by type.
@@ -64,6 +72,29 @@ GEMINI_RULES = SchemaRules(
     all_required=False,
     closed_objects=False,
     property_ordering=True,
+)
+
+#: Gemini's JSON Schema fields (``parametersJsonSchema``): the keywords of
+#: ``google.genai.types.JSONSchema``. ``$defs``/``$ref`` are kept, so recursive types
+#: can be declared; null is said with ``type`` lists or ``anyOf``; no exclusive bounds.
+GEMINI_JSON_RULES = SchemaRules(
+    provider="Gemini",
+    keeps={
+        "string": frozenset({"pattern", "format", "minLength", "maxLength"}),
+        "number": frozenset({"minimum", "maximum"}),
+        "array": frozenset({"minItems", "maxItems", "uniqueItems"}),
+        "object": frozenset({"minProperties", "maxProperties"}),
+    },
+    formats={"string": frozenset({"date-time", "date", "time"})},
+    refs=True,
+    nullable_keyword=False,
+    null_alone=True,
+    mixed_enums=True,
+    string_enums_only=False,
+    exclusive_bounds_inclusive=True,
+    all_required=False,
+    closed_objects=False,
+    property_ordering=False,
 )
 
 _MAX_REASONS = 8
@@ -193,6 +224,51 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
     return result
 
 
+def _refuse(name: str, problems: list[str]) -> ProviderSchemaError:
+    shown = problems[:_MAX_REASONS]
+    if len(problems) > _MAX_REASONS:
+        shown.append(f"and {len(problems) - _MAX_REASONS} more")
+    return ProviderSchemaError(
+        truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000)
+    )
+
+
+_JSON_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
+
+
+def _build_json(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
+    walker = Walker(copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES)
+    out, plan = walker.run()
+    problems = list(walker.problems) or [str(p) for p in check_gemini_json_schema(out)]
+    if problems:
+        return str(_refuse(tool.name, problems))
+    if not out.get("properties"):
+        return GeminiParameters(schema=None, plan=None)
+    return GeminiParameters(schema=out, plan=plan)
+
+
+def gemini_json_parameters(
+    tool: StandardToolV0Definition[Any, Any, Any, Any],
+) -> GeminiParameters:
+    """Return ``tool``'s parameters as Gemini's JSON Schema variant (cached per tool).
+
+    This is what ``to_gemini(tool, json_schema=True)`` sends as
+    ``parametersJsonSchema``: the tool's draft 2020-12 schema with ``$defs`` and
+    ``$ref`` kept (so recursive types can be declared), ``dict[str, T]`` sent as
+    ``{"key", "value"}`` entries, and the keywords Gemini lacks (``const`` aside,
+    which becomes an ``enum``) moved into descriptions. Call
+    ``.decode(function_call.args)`` before ``tool.execute(...)``.
+
+    Raises:
+        ProviderSchemaError: parts Gemini cannot express (values of any type,
+            tuples, free-form objects), each named with its path.
+    """
+    result = _JSON_CACHE.get(tool, lambda: _build_json(tool))
+    if isinstance(result, str):
+        raise ProviderSchemaError(result)
+    return result
+
+
 _GEMINI_KEYWORDS = frozenset(
     {
         "type",
@@ -310,6 +386,115 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
                 _gemini_node(branch, (*path, "anyOf", index), problems)
 
 
+#: The keywords of ``google.genai.types.JSONSchema`` (its wire names).
+_GEMINI_JSON_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "default",
+        "items",
+        "minItems",
+        "maxItems",
+        "enum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "additionalProperties",
+        "anyOf",
+        "uniqueItems",
+        "$ref",
+        "$defs",
+        "oneOf",
+    }
+)
+_MAX_CHECK_DEPTH = 64
+
+
+def check_gemini_json_schema(schema: Mapping[str, Any]) -> list[SchemaProblem]:
+    """List what Gemini would reject in a declaration's ``parametersJsonSchema``.
+
+    Checks: an object root; only the keywords of Gemini's JSON Schema (those of
+    ``google.genai.types.JSONSchema``: no ``allOf``, ``const``, ``prefixItems``,
+    ``patternProperties``, exclusive bounds...); type names (one or a list);
+    every ``$ref`` pointing at a ``$defs`` entry of the root; ``required``
+    naming declared properties.
+
+    Returns:
+        The problems found, empty when the schema is acceptable (at most 200).
+    """
+    problems = Problems()
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return problems.items
+    if schema.get("type") != "object":
+        problems.add((), 'parametersJsonSchema must have "type": "object"')
+    defs = schema.get("$defs")
+    names = set(defs) if is_object(defs) else set[str]()
+    _gemini_json_node(schema, (), problems, names, 0)
+    return problems.items
+
+
+def _gemini_json_node(
+    node: Any, path: Path, problems: Problems, defs: set[str], depth: int
+) -> None:
+    if isinstance(node, bool):
+        return
+    if not is_object(node):
+        problems.add(path, "must be a schema object")
+        return
+    if depth > _MAX_CHECK_DEPTH:
+        problems.add(path, f"nests deeper than {_MAX_CHECK_DEPTH} levels")
+        return
+    for key in node:
+        if key not in _GEMINI_JSON_KEYWORDS:
+            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
+    kind = node.get("type")
+    kinds = kind if is_array(kind) else [kind]
+    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
+        problems.add(path, f"type must be type names, not {value_text(kind)}")
+    ref = node.get("$ref")
+    if ref is not None and (
+        not isinstance(ref, str)
+        or not ref.startswith("#/$defs/")
+        or ref.removeprefix("#/$defs/") not in defs
+    ):
+        problems.add(path, f"$ref {value_text(ref)} must point at an entry of the root's $defs")
+    props = node.get("properties")
+    if props is not None:
+        if not is_object(props):
+            problems.add(path, "properties must be an object")
+        else:
+            for name, sub in props.items():
+                _gemini_json_node(sub, (*path, "properties", name), problems, defs, depth + 1)
+            required = node.get("required", [])
+            if not is_array(required) or any(r not in props for r in required):
+                problems.add(path, "required must name declared properties")
+    for key in ("items", "additionalProperties"):
+        if key in node:
+            _gemini_json_node(node[key], (*path, key), problems, defs, depth + 1)
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if branches is None:
+            continue
+        if not is_array(branches) or not branches:
+            problems.add(path, f"{key} must be a non-empty list")
+            continue
+        for index, branch in enumerate(branches):
+            _gemini_json_node(branch, (*path, key, index), problems, defs, depth + 1)
+    sub_defs = node.get("$defs")
+    if is_object(sub_defs):
+        for name, sub in sub_defs.items():
+            _gemini_json_node(sub, (*path, "$defs", name), problems, defs, depth + 1)
+
+
 # --------------------------------------------------------------------------------------
 # Declarations
 # --------------------------------------------------------------------------------------
@@ -318,11 +503,23 @@ _GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 
 
 @overload
-def to_gemini(tool: AnyTool) -> dict[str, Any]: ...
+def to_gemini(tool: AnyTool, *, json_schema: bool = False) -> dict[str, Any]: ...
 @overload
-def to_gemini(tool: ManyTools) -> list[dict[str, Any]]: ...
-def to_gemini(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any]]:
+def to_gemini(tool: ManyTools, *, json_schema: bool = False) -> list[dict[str, Any]]: ...
+def to_gemini(
+    tool: AnyTool | ManyTools, *, json_schema: bool = False
+) -> dict[str, Any] | list[dict[str, Any]]:
     """Declare ``tool`` (or each of a ``Toolkit`` or iterable) as a Gemini function declaration.
+
+    Args:
+        tool: any conforming tool, or a ``Toolkit`` or iterable of tools.
+        json_schema: declare with Gemini's JSON Schema fields instead of its
+            OpenAPI subset: ``parametersJsonSchema`` (see
+            ``gemini_json_parameters``; ``$defs`` and ``$ref`` are kept, so a
+            recursive type can be declared) and, for a tool with an output
+            schema, ``responseJsonSchema`` describing the ``{"output": ...}``
+            response the runner sends back. Run the calls with
+            ``run_gemini_function_calls(..., json_schema=True)``.
 
     Returns:
         ``{"name", "description", "parameters"}`` with ``parameters`` in
@@ -335,7 +532,41 @@ def to_gemini(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any]
         ProviderSchemaError: a bad name, a recursive input schema (named in the
             message) or parts Gemini cannot express.
     """
+    if json_schema:
+        return each(tool, _gemini_json)
     return each(tool, _gemini)
+
+
+def _gemini_json(tool: AnyTool) -> dict[str, Any]:
+    name = check_name(
+        tool,
+        _GEMINI_NAME,
+        "Gemini",
+        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
+    )
+    parameters = gemini_json_parameters(tool).schema
+    out: dict[str, Any] = {"name": name}
+    if tool.description:
+        out["description"] = tool.description
+    if parameters is not None:
+        out["parametersJsonSchema"] = parameters
+    output = output_json_schema(tool)
+    if output is not None:
+        out["responseJsonSchema"] = _response_schema(output)
+    return out
+
+
+def _response_schema(output: dict[str, Any]) -> dict[str, Any]:
+    """Describe the runner's ``{"output": <value>}`` response, ``$defs`` kept at the root."""
+    inner = {k: v for k, v in output.items() if k not in ("$schema", "$defs")}
+    wrapped: dict[str, Any] = {
+        "type": "object",
+        "properties": {"output": inner},
+        "required": ["output"],
+    }
+    if is_object(output.get("$defs")):
+        wrapped["$defs"] = output["$defs"]
+    return wrapped
 
 
 def _gemini(tool: AnyTool) -> dict[str, Any]:

@@ -1,0 +1,216 @@
+"""Gemini: running ``google-genai`` function-call parts and writing function-response parts.
+
+Layer: providers (imports the toolkit, the shared runner helpers and ``_gemini``;
+never the package root).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, cast
+
+from typing_extensions import Literal, NotRequired, TypedDict
+
+from standard_tool._toolkit import ToolResult
+from standard_tool.providers._gemini import gemini_json_parameters, gemini_parameters
+from standard_tool.providers._runner import Call, Decode, Tools, content, field, run_calls, toolkit
+from standard_tool.providers._sync import run_sync
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+
+__all__ = [
+    "GeminiFunctionResponse",
+    "GeminiFunctionResponseContent",
+    "GeminiFunctionResponsePart",
+    "gemini_function_response",
+    "run_gemini_function_calls",
+    "run_gemini_function_calls_sync",
+]
+
+
+class GeminiFunctionResponse(TypedDict):
+    """A ``FunctionResponse``: the call's id (when it had one), name and response."""
+
+    id: NotRequired[str]
+    name: str
+    response: dict[str, Any]
+
+
+class GeminiFunctionResponsePart(TypedDict):
+    """A ``Part`` carrying one function response."""
+
+    function_response: GeminiFunctionResponse
+
+
+class GeminiFunctionResponseContent(TypedDict):
+    """The ``user`` turn carrying every function response of a model turn."""
+
+    role: Literal["user"]
+    parts: list[GeminiFunctionResponsePart]
+
+
+def _response(value: Any, text: str, success: bool) -> dict[str, Any]:
+    """``{"output": value}`` (a string as bounded text, else JSON data) or ``{"error": text}``."""
+    if not success:
+        return {"error": text}
+    if isinstance(value, str):
+        return {"output": text}
+    try:
+        return {"output": json.loads(text)}
+    except ValueError:  # cut at the bound: the text says so
+        return {"output": text}
+
+
+def gemini_function_response(
+    outcome: Any,
+    *,
+    name: str,
+    call_id: str | None = None,
+    max_chars: int = OUTPUT_MAX_CHARS,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> dict[str, Any]:
+    """Render a tool's outcome as a Gemini function-response ``Part`` (a dict).
+
+    Returns ``{"function_response": {"id", "name", "response"}}``, the
+    ``response`` being ``{"output": <value>}`` (JSON data, as ``text_result``
+    writes it; a string, or a value longer than ``max_chars``, as text) or, for
+    an exception, ``{"error": "Error: ..."}``. ``id`` is left out when not given.
+    ``google.genai.types.Part.model_validate`` accepts it.
+
+    Examples:
+        >>> gemini_function_response({"temp": 21}, name="weather", call_id="c1")
+        {'function_response': {'id': 'c1', 'name': 'weather', 'response': {'output': {'temp': 21}}}}
+    """
+    failed = isinstance(outcome, Exception)
+    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+    body: dict[str, Any] = {}
+    if call_id is not None:
+        body["id"] = call_id
+    body["name"] = name
+    body["response"] = _response(outcome, text, not failed)
+    return {"function_response": body}
+
+
+def _sequence(value: Any) -> list[Any]:
+    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
+    if isinstance(value, (list, tuple)):
+        return list(cast("Iterable[Any]", value))
+    return []
+
+
+def _parts(response: Any) -> list[Any]:
+    if isinstance(response, (list, tuple)):
+        return _sequence(response)
+    candidates = _sequence(field(response, "candidates"))
+    holder = field(candidates[0], "content") if candidates else response
+    return _sequence(field(holder, "parts"))
+
+
+def _gemini_calls(response: Any) -> list[tuple[str | None, Call]]:
+    calls: list[tuple[str | None, Call]] = []
+    for part in _parts(response):
+        call = field(part, "function_call")
+        if call is None:
+            call = field(part, "functionCall")
+        if call is None:
+            continue
+        raw_id = field(call, "id")
+        call_id = None if raw_id is None else str(raw_id)
+        name = str(field(call, "name") or "")
+        calls.append((call_id, Call(call_id or "", name, field(call, "args"), False)))
+    return calls
+
+
+def _decoder(json_schema: bool) -> Decode:
+    if json_schema:
+        return lambda tool, value: gemini_json_parameters(tool).decode(value)
+    return lambda tool, value: gemini_parameters(tool).decode(value)
+
+
+async def run_gemini_function_calls(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    json_schema: bool = False,
+) -> GeminiFunctionResponseContent | None:
+    """Run the function calls of a Gemini response; return the ``user`` turn answering them.
+
+    Every function-call part of the first candidate runs at once (see
+    ``Toolkit.aexecute`` for sync tools). The result is one ``{"role": "user",
+    "parts": [{"function_response": {"id", "name", "response"}}, ...]}``
+    content with a part per call, in order; append the model's content
+    (``response.candidates[0].content``) and this one to ``contents`` and ask
+    again. ``None`` means the model asked for no function.
+
+    ``response`` is ``{"output": <value>}`` for a call that succeeded and
+    ``{"error": "Error: <reason>"}`` for one that failed: an unknown function,
+    invalid arguments (naming the path), an exception in the tool or a timeout.
+    The arguments are first decoded back to the tool's own input shape
+    (``GeminiParameters.decode``), undoing the ``dict[str, T]`` rewrite.
+
+    Args:
+        response: a ``GenerateContentResponse`` or its dict form (SDK field
+            names or the REST API's camelCase), a ``Content``, or a list of parts.
+        tools: a ``Toolkit`` or any iterable of tools.
+        meta: passed verbatim to every tool.
+        timeout: seconds each call may take.
+        json_schema: the ``json_schema`` option the tools were declared with
+            (``to_gemini``), which decides how arguments are decoded.
+
+    Returns:
+        The ``user`` content, or ``None`` when there was no function call.
+
+    Raises:
+        asyncio.CancelledError: when the caller is cancelled (the calls are too).
+    """
+    kit = toolkit(tools)
+    pairs = _gemini_calls(response)
+    if not pairs:
+        return None
+    calls = [call for _, call in pairs]
+    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=_decoder(json_schema))
+    return {
+        "role": "user",
+        "parts": [
+            _part(call_id, call, result)
+            for (call_id, call), result in zip(pairs, results, strict=True)
+        ],
+    }
+
+
+def _part(call_id: str | None, call: Call, result: ToolResult) -> GeminiFunctionResponsePart:
+    body: GeminiFunctionResponse = {
+        "name": call.name,
+        "response": _response(result.value, content(result), result.success),
+    }
+    if call_id is not None:
+        body = {"id": call_id, **body}
+    return {"function_response": body}
+
+
+def run_gemini_function_calls_sync(
+    response: Any,
+    tools: Tools,
+    *,
+    meta: Any = None,
+    timeout: float | None = None,
+    json_schema: bool = False,
+) -> GeminiFunctionResponseContent | None:
+    """``run_gemini_function_calls`` for synchronous code (``client.models``).
+
+    Runs the calls in a new event loop and returns the same ``user`` content
+    (or ``None``).
+
+    Raises:
+        RuntimeError: called inside a running event loop; use
+            ``await run_gemini_function_calls(...)`` there.
+    """
+    return run_sync(
+        lambda: run_gemini_function_calls(
+            response, tools, meta=meta, timeout=timeout, json_schema=json_schema
+        ),
+        "run_gemini_function_calls_sync",
+        "run_gemini_function_calls",
+    )
