@@ -196,9 +196,11 @@ def test_every_layer_has_a_module() -> None:
 
 def test_every_module_states_its_layer_in_its_docstring() -> None:
     missing = []
+    # The integrations package holds no code; its one-line docstring is fixed text.
+    exempt = ("standard_tool._core", "standard_tool.integrations")
     for name, path in modules(SRC).items():
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-        if name != "standard_tool._core" and "Layer:" not in doc:
+        if name not in exempt and "Layer:" not in doc:
             missing.append(name)
     assert missing == []
 
