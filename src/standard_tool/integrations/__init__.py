@@ -1,0 +1,1 @@
+"""Bridges between standard tools and agent frameworks: one module per framework."""
