@@ -1,7 +1,8 @@
 """Strands bridge: our tools in a Strands ``Agent``'s own loop, and Strands tools as ours.
 
-The agent uses Strands' ``OpenAIModel`` (non-streaming) on the official ``openai``
-client, pointed at the scripted model of tests/fakes/server.py on 127.0.0.1. The
+The agent uses Strands' ``OpenAIModel`` (streaming, its default) on the official
+``openai`` client, pointed at the scripted model of tests/fakes/server.py on
+127.0.0.1 (streaming.py cuts its answers into chunks). The
 scripted model checks what Strands sends (our schemas, the results of a good and a
 bad call, each under its ``tool_call_id``) and answers.
 """
@@ -9,6 +10,7 @@ bad call, each under its ``tool_call_id``) and answers.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import subprocess
 import sys
@@ -19,8 +21,9 @@ from typing import Any
 import pytest
 from strands.models.openai import OpenAIModel
 from strands.types.tools import AgentTool, ToolUse
-from tests.fakes.server import FakeModel, serve_fake_model
+from tests.fakes.server import FakeModel
 from tests.fakes.tools import PlainTool
+from tests_integration.strands.streaming import serve_streaming_fake_model
 
 from standard_tool import StandardToolValidationError, Toolkit, standard_tool, tool
 from standard_tool.integrations.strands import (
@@ -69,7 +72,7 @@ def explode(reason: str) -> str:
 
 @pytest.fixture
 def model() -> Iterator[FakeModel]:
-    with serve_fake_model() as fake:
+    with serve_streaming_fake_model() as fake:
         yield fake
         fake.verify()
 
@@ -113,7 +116,6 @@ def _agent(fake: FakeModel, tools: list[Any]) -> Agent:
     model = OpenAIModel(
         client_args={"base_url": f"{fake.base_url}/v1", "api_key": "test-key"},
         model_id="fake-model",
-        stream=False,
     )
     return Agent(model=model, tools=tools, callback_handler=None)
 
@@ -191,7 +193,11 @@ def test_the_tool_use_id_and_invocation_state_reach_the_tool_through_meta(
     model.expect("/v1/chat/completions", _answer("done"))
     bridged = to_strands(probe, meta=lambda c: (c.tool_use_id, c.invocation_state.get("user")))
 
-    _agent(model, [bridged])("Go.", invocation_state={"user": "ada"})
+    agent = _agent(model, [bridged])
+    if "invocation_state" in inspect.signature(agent.__call__).parameters:
+        agent("Go.", invocation_state={"user": "ada"})
+    else:  # Strands before the invocation_state argument
+        agent("Go.", user="ada")
 
     assert seen == [("call_7", "ada")]
 
@@ -246,7 +252,11 @@ def test_a_property_without_a_type_is_not_narrowed_to_a_string_by_strands(
         description="Echo a value of any kind.",
         input_schema={
             "type": "object",
-            "properties": {"value": {"description": "any value"}, "kind": {"enum": [1, "a"]}},
+            "properties": {
+                "value": {"description": "any value"},
+                "kind": {"enum": [1, "a"]},
+                "maybe": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            },
             "required": ["value"],
         },
         execute=lambda input: input,
@@ -254,8 +264,12 @@ def test_a_property_without_a_type_is_not_narrowed_to_a_string_by_strands(
 
     def first(body: dict[str, Any]) -> None:
         props = body["tools"][0]["function"]["parameters"]["properties"]
-        assert props["value"] == {"description": "any value", "anyOf": [{}]}
-        assert props["kind"]["anyOf"] == [{"enum": [1, "a"]}]
+        every = ["string", "number", "boolean", "object", "array", "null"]
+        assert props["value"] == {"description": "any value", "type": every}
+        assert props["kind"]["enum"] == [1, "a"]
+        assert props["kind"]["type"] == every
+        assert props["maybe"]["anyOf"] == [{"type": "integer"}, {"type": "null"}]
+        assert props["maybe"]["type"] == every
 
     model.expect(
         "/v1/chat/completions", _calls(("c", "anything", '{"value": [1], "kind": 1}')), first
@@ -265,6 +279,9 @@ def test_a_property_without_a_type_is_not_narrowed_to_a_string_by_strands(
     _agent(model, [to_strands(anything)])("Go.")
 
     assert _run(to_strands(anything), {"value": 3})["content"] == [{"text": '{"value": 3}'}]
+    refused = _run(to_strands(anything), {"value": 3, "kind": 2})
+    assert refused["status"] == "error"
+    assert "kind" in refused["content"][0]["text"]
 
 
 def test_a_sync_tool_runs_in_a_worker_thread_and_an_async_one_in_the_loop() -> None:

@@ -43,8 +43,8 @@ __all__ = ["StandardStrandsTool", "StrandsCall", "StrandsToolError", "from_stran
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 
-#: Keywords that keep Strands from giving a property ``"type": "string"`` by default.
-_COMPOSITION = ("anyOf", "oneOf", "allOf", "not", "$ref")
+#: Every JSON type: as a property's ``type`` it accepts what the property accepts.
+_ANY_TYPE = ["string", "number", "boolean", "object", "array", "null"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,29 +73,26 @@ class StrandsToolError(StandardToolError, RuntimeError):
 def _typed_properties(schema: dict[str, Any]) -> dict[str, Any]:
     """Keep Strands' spec normalisation from changing what a property accepts.
 
-    Strands gives every property without ``type`` (or a composition keyword)
-    ``"type": "string"`` before sending the spec, which would show the model a
-    narrower schema than the tool enforces. Such a property is wrapped in an
-    ``anyOf`` of itself: the same values, and Strands leaves it alone. Nested
-    objects are visited as Strands visits them.
+    Before sending a spec, Strands gives a property without ``type`` (and without
+    ``$ref``; recent releases also spare ``anyOf``...) ``"type": "string"``,
+    which would show the model a narrower schema than the tool enforces. Such a
+    property gets the list of every JSON type instead: the same values, and
+    Strands leaves it alone. Nested objects are visited as Strands visits them.
     """
     properties = schema.get("properties")
     if not is_object(properties):
         return schema
     out: dict[str, Any] = {}
-    for name, prop in properties.items():
-        if prop is True or prop is False:
-            out[name] = {"anyOf": [{}]} if prop else {"not": {}}
-        elif not is_object(prop):
+    for name, given in properties.items():
+        prop: Any = ({} if given else {"not": {}}) if isinstance(given, bool) else given
+        if not is_object(prop) or ("type" in prop and prop["type"] != "object"):
             out[name] = prop
-        elif prop.get("type") == "object" and "properties" in prop:
-            out[name] = _typed_properties(prop)
-        elif "type" in prop or any(k in prop for k in _COMPOSITION):
+        elif prop.get("type") == "object":
+            out[name] = _typed_properties(prop) if "properties" in prop else prop
+        elif "$ref" in prop:
             out[name] = prop
         else:
-            kept = {k: v for k, v in prop.items() if k in ("description", "title")}
-            rest = {k: v for k, v in prop.items() if k not in kept}
-            out[name] = {**kept, "anyOf": [rest]}
+            out[name] = {**prop, "type": _ANY_TYPE}
     return {**schema, "properties": out}
 
 
@@ -220,7 +217,7 @@ def _result_of(event: Any) -> Any:
     """Return the tool result an event carries (a ``ToolResultEvent`` or a raw dict), or None."""
     if not is_object(event):
         return None
-    if event.get("type") == "tool_result" and is_object(event.get("tool_result")):
+    if is_object(event.get("tool_result")):  # a ToolResultEvent
         return event["tool_result"]
     if "status" in event and "content" in event:
         return event
