@@ -81,6 +81,7 @@ async def _call(
 ) -> types.CallToolResult:
     import anyio
     from mcp.shared.exceptions import MCPError
+    from mcp.types import CONNECTION_CLOSED
 
     where = f"MCP tool {remote!r}"
     try:
@@ -89,9 +90,10 @@ async def _call(
     except TimeoutError as err:
         raise MCPConnectionError(f"{where}: no answer within {timeout:g} s") from err
     except MCPError as err:
-        raise MCPConnectionError(
-            f"{where}: the server refused the call: {_bounded(str(err))}"
-        ) from err
+        if err.code == CONNECTION_CLOSED:
+            raise MCPConnectionError(f"{where}: the connection is closed") from err
+        message = f"{where}: the server answered with error {err.code}: {_bounded(err.message)}"
+        raise MCPConnectionError(message) from err
     except RuntimeError as err:
         # The SDK checks structuredContent against the listed outputSchema itself.
         raise MCPToolError(
@@ -188,7 +190,7 @@ class MCPTool:
             input: the arguments object (``None`` sends ``{}``).
             meta: accepted for the protocol, not sent to the server.
         """
-        return await self._tool.execute(input, meta)
+        return await self._tool.execute({} if input is None else input, meta)
 
     def formatted(self, format: Callable[[Any], Any] | None = None) -> MCPTool:
         """Return this tool with its result (or exception) passed to ``format``.
