@@ -30,20 +30,28 @@ def _mapping(value: object) -> dict[str, Any] | None:
     return None
 
 
-def tools_list_entries(tools: Tools) -> list[dict[str, Any]]:
+def tools_list_entries(
+    tools: Tools, *, annotations: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Describe every tool as the ``tools/list`` entry this package's servers send.
 
     The entry is ``to_mcp(tool)`` plus, when the tool carries them (a tool
     imported from another MCP server does), its ``annotations`` and its ``_meta``
     (the ``mcp_meta`` attribute), so a gateway passes them on unchanged.
 
+    Args:
+        tools: a ``Toolkit`` or any iterable of tools.
+        annotations: MCP tool annotations by tool name (``readOnlyHint``,
+            ``destructiveHint``...); they replace a tool's own.
+
     Raises:
         ProviderSchemaError: a tool cannot be described for MCP.
     """
     entries: list[dict[str, Any]] = []
     for tool in toolkit(tools):
-        annotations = _mapping(getattr(tool, "annotations", None))
-        entry = to_mcp(tool, annotations=annotations)
+        given = (annotations or {}).get(tool.name)
+        own = _mapping(getattr(tool, "annotations", None) if given is None else given)
+        entry = to_mcp(tool, annotations=own)
         meta = _mapping(getattr(tool, "mcp_meta", None))
         if meta is not None:
             entry["_meta"] = meta
@@ -51,13 +59,13 @@ def tools_list_entries(tools: Tools) -> list[dict[str, Any]]:
     return entries
 
 
-def _call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
     if result.success:
         return mcp_call_tool_result(result.value, wrap=wrap)
     return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
 
 
-async def _run_call(
+async def run_call(
     kit: Toolkit, name: str, arguments: dict[str, Any], meta: Any, timeout: float | None
 ) -> ToolResult:
     # The one place a tools/call runs a tool. The call context and progress
@@ -70,6 +78,7 @@ def server(
     tools: Tools,
     *,
     name: str = "standard-tool",
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
     **server_options: Any,
@@ -86,6 +95,7 @@ def server(
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
         name: the server name announced to clients.
+        annotations: MCP tool annotations by tool name (see ``tools_list_entries``).
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
         **server_options: other ``Server`` options (``version``, ``instructions``...).
@@ -98,7 +108,9 @@ def server(
     from mcp.server.lowlevel import Server
 
     kit = toolkit(tools)
-    listed = types.ListToolsResult.model_validate({"tools": tools_list_entries(kit)})
+    listed = types.ListToolsResult.model_validate(
+        {"tools": tools_list_entries(kit, annotations=annotations)}
+    )
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -106,8 +118,8 @@ def server(
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        result = await _run_call(kit, params.name, arguments, meta, timeout)
-        return types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
+        result = await run_call(kit, params.name, arguments, meta, timeout)
+        return types.CallToolResult.model_validate(call_result(result, wrap.get(result.name)))
 
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options)
 
