@@ -311,3 +311,36 @@ async def test_a_crashed_stdio_server_becomes_an_error_result_not_a_hang() -> No
             assert isinstance(crashed.exception, MCPConnectionError)
             after = await kit.aexecute("add", {"a": 1})
             assert isinstance(after.exception, MCPConnectionError)
+
+
+async def test_a_server_that_never_lists_its_tools_times_out() -> None:
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    stuck = Server("stuck", on_list_tools=on_list_tools)
+    async with connected(stuck) as session:
+        with pytest.raises(MCPConnectionError, match=r"^MCP tools/list: no answer within 0.5 s$"):
+            await import_tools(session, timeout=0.5)
+
+
+async def test_a_huge_error_text_is_bounded() -> None:
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult.model_validate(
+            {"tools": [{"name": "loud", "inputSchema": {"type": "object"}}]}
+        )
+
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        text = "x" * 1_000_000
+        return mcp_types.CallToolResult.model_validate(
+            {"content": [{"type": "text", "text": text}], "isError": True}
+        )
+
+    loud = Server("loud", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    async with connected(loud) as session:
+        (tool,) = await import_tools(session)
+        with pytest.raises(MCPToolError) as caught:
+            await tool.execute()
+    message = str(caught.value)
+    assert len(message) <= 2000
+    assert message.endswith("characters]")

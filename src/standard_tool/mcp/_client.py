@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
 from standard_tool._shared import truncate_text
 from standard_tool.schemas._base import InvalidSchemaError
-from standard_tool.schemas.jsonschema import from_json_schema
 
 if TYPE_CHECKING:
     from mcp import ClientSession, types
@@ -212,6 +211,8 @@ def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
 
 
 def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: float) -> MCPTool:
+    from standard_tool.schemas.jsonschema import from_json_schema
+
     annotations = (
         None
         if entry.annotations is None
