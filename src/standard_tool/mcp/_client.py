@@ -23,6 +23,8 @@ __all__ = ["MCPConnectionError", "MCPTool", "MCPToolError", "import_tools"]
 DEFAULT_TIMEOUT = 30.0
 _MAX_TEXT = 2000
 _MAX_PAGES = 100
+_MAX_NAME = 100
+_MAX_PROBLEM = 300
 
 
 class MCPToolError(StandardToolError, RuntimeError):
@@ -82,7 +84,7 @@ async def _call(
     from mcp.shared.exceptions import MCPError
     from mcp.types import CONNECTION_CLOSED
 
-    where = f"MCP tool {remote!r}"
+    where = f"MCP tool {truncate_text(remote, _MAX_NAME)!r}"
     try:
         with anyio.fail_after(timeout):
             return await session.call_tool(remote, arguments, read_timeout_seconds=timeout)
@@ -293,7 +295,9 @@ async def import_tools(
         try:
             tools.append(_build(session, entry, prefix, timeout))
         except (InvalidSchemaError, ToolDefinitionError) as err:
-            problems.append(f"{_bounded(repr(entry.name))[:140]}: {_bounded(str(err))}")
+            name = truncate_text(entry.name, _MAX_NAME)
+            problems.append(f"{name!r}: {truncate_text(str(err), _MAX_PROBLEM)}")
     if problems:
-        raise ToolDefinitionError("cannot use MCP tools: " + "; ".join(problems))
+        message = "cannot use MCP tools: " + "; ".join(problems)
+        raise ToolDefinitionError(truncate_text(message, _MAX_TEXT * 2))
     return tools
