@@ -28,10 +28,10 @@ def test_serve_stdio_lists_and_calls_tools() -> None:
                 listed = await client.list_tools()
                 assert sorted(t.name for t in listed.tools) == ["add", "shout"]
                 good = await client.call_tool("add", {"a": 2, "b": 3})
-                assert not getattr(good, "is_error", getattr(good, "isError", False))
+                assert good.is_error is False
                 assert "5" in str(good)
                 bad = await client.call_tool("add", {"a": "two"})
-                assert getattr(bad, "is_error", getattr(bad, "isError", None)) is True
+                assert bad.is_error is True
                 assert "validation failed" in str(bad)
 
     anyio.run(session)

@@ -550,23 +550,21 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, out: Out) -> int:
+    from standard_tool.mcp import serve
+
     tools = load_tools(args.target)
-    server = _providers().mcp_server(tools, name=args.name)
     if args.transport == "http":
-        import uvicorn
-
-        app = server.streamable_http_app(host=args.host)
-        print(f"standard-tool: serving MCP on http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-        return 0
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-
-    anyio.run(run)
+        url = f"http://{args.host}:{args.port}{args.path}"
+        print(f"standard-tool: serving MCP on {url}", file=sys.stderr)
+    serve(
+        tools,
+        transport=args.transport,
+        host=args.host,
+        port=args.port,
+        path=args.path,
+        stateless=args.stateless,
+        name=args.name,
+    )
     return 0
 
 
@@ -639,6 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
+    p.add_argument("--stateless", action="store_true", help="HTTP: no session between requests")
     p.add_argument("--name", default="standard-tool", help="the server name announced to clients")
     p = sub.add_parser("init", help="scaffold a small MCP server project")
     p.add_argument("name", help="the project name (a Python identifier after - becomes _)")

@@ -1,0 +1,27 @@
+"""MCP both ways: serve tools to MCP clients, and use an MCP server's tools.
+
+Serve: ``serve(tools)`` over stdio or Streamable HTTP; ``http_app(tools)`` for any ASGI
+server (several workers when stateless); ``server(tools)`` for the SDK's low-level
+``Server``; ``register(existing, tools)`` for an ``MCPServer`` or ``fastmcp.FastMCP``.
+Use: ``await import_tools(session)`` turns the tools of any MCP server into Standard
+Tools.
+
+Layer: top (imports the core, the schema adapters, the toolkit and the providers; the
+``mcp`` package only inside functions).
+"""
+
+from standard_tool.mcp._client import MCPConnectionError, MCPTool, MCPToolError, import_tools
+from standard_tool.mcp._register import register
+from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
+
+__all__ = [
+    "MCPConnectionError",
+    "MCPTool",
+    "MCPToolError",
+    "http_app",
+    "import_tools",
+    "register",
+    "serve",
+    "server",
+    "tools_list_entries",
+]

@@ -1,0 +1,303 @@
+"""Use an MCP server's tools as Standard Tools, through an open client session.
+
+Layer: top (imports the core, the shared helpers and the JSON Schema adapter; ``mcp``
+and ``anyio`` lazily).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
+from standard_tool._shared import truncate_text
+from standard_tool.schemas._base import InvalidSchemaError
+
+if TYPE_CHECKING:
+    from mcp import ClientSession, types
+
+__all__ = ["MCPConnectionError", "MCPTool", "MCPToolError", "import_tools"]
+
+#: Seconds a call or a listing may take unless told otherwise.
+DEFAULT_TIMEOUT = 30.0
+_MAX_TEXT = 2000
+_MAX_PAGES = 100
+_MAX_NAME = 100
+_MAX_PROBLEM = 300
+
+
+class MCPToolError(StandardToolError, RuntimeError):
+    """An MCP server answered a call with an error result (``isError: true``).
+
+    The message is the text the server sent (bounded). ``formatted()`` turns it into
+    data like any tool exception, so a model reads what the server said.
+
+    Attributes:
+        content: the result's content blocks, as JSON-ready dicts.
+    """
+
+    def __init__(self, message: str, content: tuple[dict[str, Any], ...] = ()) -> None:
+        super().__init__(message)
+        self.content = content
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.content))
+
+
+class MCPConnectionError(StandardToolError, ConnectionError):
+    """A call to an MCP server got no usable answer.
+
+    The server did not answer in time, the connection is closed, the server
+    process ended, or it refused the request with a protocol error.
+    """
+
+
+def _bounded(text: str) -> str:
+    return truncate_text(text, _MAX_TEXT)
+
+
+def _blocks(result: types.CallToolResult) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in result.content
+    )
+
+
+def _text(blocks: tuple[dict[str, Any], ...]) -> str | None:
+    if blocks and all(b.get("type") == "text" for b in blocks):
+        return "\n".join(str(b.get("text", "")) for b in blocks)
+    return None
+
+
+def _value(result: types.CallToolResult, has_output_schema: bool) -> Any:
+    if has_output_schema or result.structured_content is not None:
+        return result.structured_content
+    blocks = _blocks(result)
+    text = _text(blocks)
+    return text if text is not None else list(blocks)
+
+
+async def _call(
+    session: ClientSession, remote: str, arguments: dict[str, Any], timeout: float
+) -> types.CallToolResult:
+    import anyio
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import CONNECTION_CLOSED
+
+    where = f"MCP tool {truncate_text(remote, _MAX_NAME)!r}"
+    try:
+        with anyio.fail_after(timeout):
+            return await session.call_tool(remote, arguments, read_timeout_seconds=timeout)
+    except TimeoutError as err:
+        raise MCPConnectionError(f"{where}: no answer within {timeout:g} s") from err
+    except MCPError as err:
+        if err.code == CONNECTION_CLOSED:
+            raise MCPConnectionError(f"{where}: the connection is closed") from err
+        message = f"{where}: the server answered with error {err.code}: {_bounded(err.message)}"
+        raise MCPConnectionError(message) from err
+    except RuntimeError as err:
+        # The SDK checks structuredContent against the listed outputSchema itself.
+        raise MCPToolError(
+            f"{where}: the server's result was refused: {_bounded(str(err))}"
+        ) from err
+    except Exception as err:  # the remote boundary: a closed stream, a dead process
+        detail = _bounded(str(err)) or "connection closed"
+        raise MCPConnectionError(f"{where}: {type(err).__name__}: {detail}") from err
+
+
+def _handler(
+    session: ClientSession, remote: str, has_output_schema: bool, timeout: float
+) -> Callable[[Any], Awaitable[Any]]:
+    async def call(input: Any) -> Any:
+        arguments = {} if input is None else dict(input)
+        result = await _call(session, remote, arguments, timeout)
+        if result.is_error:
+            blocks = _blocks(result)
+            text = _text(blocks) or "the server reported an error without text"
+            raise MCPToolError(_bounded(text), blocks)
+        return _value(result, has_output_schema)
+
+    return call
+
+
+class MCPTool:
+    """A tool of an MCP server, called through an open ``ClientSession``.
+
+    It conforms to ``StandardToolV0``: ``execute`` validates the input locally
+    against the server's ``inputSchema`` (JSON Schema, ECMA-262 patterns), sends
+    ``tools/call``, and returns ``structuredContent`` (validated against the
+    ``outputSchema`` when the server declared one), else the text content, else
+    the content blocks as dicts. An ``isError`` result raises ``MCPToolError``;
+    no answer within the timeout, a closed connection or a crashed server raises
+    ``MCPConnectionError``. ``formatted()`` turns both into data.
+
+    The tool is usable while its session is open. Build it with ``import_tools``.
+
+    Attributes:
+        name: the name shown to models (the server's name with the prefix).
+        remote_name: the server's own name for the tool.
+        title: the server's ``title``, else ``annotations.title``, else ``None``.
+        description: the server's description (empty when it gave none).
+        input_schema: the server's ``inputSchema`` as a Standard Schema.
+        output_schema: the server's ``outputSchema`` as a Standard Schema, or ``None``.
+        annotations: the server's tool annotations, read-only, or ``None``.
+        mcp_meta: the server's ``_meta`` of the tool, read-only, or ``None``.
+    """
+
+    __slots__ = ("_tool", "annotations", "mcp_meta", "remote_name")
+
+    def __init__(
+        self,
+        tool: Any,
+        remote_name: str,
+        annotations: Mapping[str, Any] | None,
+        mcp_meta: Mapping[str, Any] | None,
+    ) -> None:
+        self._tool = tool
+        self.remote_name = remote_name
+        self.annotations = annotations
+        self.mcp_meta = mcp_meta
+
+    @property
+    def name(self) -> str:
+        """The name shown to models."""
+        return str(self._tool.name)
+
+    @property
+    def title(self) -> str | None:
+        """The human-readable title, or ``None``."""
+        title: str | None = self._tool.title
+        return title
+
+    @property
+    def description(self) -> str:
+        """The server's description of the tool."""
+        return str(self._tool.description)
+
+    @property
+    def input_schema(self) -> Any:
+        """The server's ``inputSchema`` as a Standard Schema."""
+        return self._tool.input_schema
+
+    @property
+    def output_schema(self) -> Any:
+        """The server's ``outputSchema`` as a Standard Schema, or ``None``."""
+        return self._tool.output_schema
+
+    async def execute(self, input: Any = None, meta: Any = None) -> Any:
+        """Validate ``input``, call the server and return the (formatted) result.
+
+        Args:
+            input: the arguments object (``None`` sends ``{}``).
+            meta: accepted for the protocol, not sent to the server.
+        """
+        return await self._tool.execute({} if input is None else input, meta)
+
+    def formatted(self, format: Callable[[Any], Any] | None = None) -> MCPTool:
+        """Return this tool with its result (or exception) passed to ``format``.
+
+        Args:
+            format: called with the output or the exception; the default keeps
+                the output and turns an exception into ``{"error": str(exc)}``.
+        """
+        return MCPTool(
+            self._tool.formatted(format), self.remote_name, self.annotations, self.mcp_meta
+        )
+
+    def __repr__(self) -> str:
+        return f"MCPTool(name={self.name!r}, remote_name={self.remote_name!r})"
+
+
+def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    return None if value is None else MappingProxyType(dict(value))
+
+
+def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: float) -> MCPTool:
+    from standard_tool.schemas.jsonschema import from_json_schema
+
+    annotations = (
+        None
+        if entry.annotations is None
+        else entry.annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+    )
+    title = entry.title or (annotations or {}).get("title")
+    output = entry.output_schema
+    inner = build_tool(
+        name=prefix + entry.name,
+        title=title if isinstance(title, str) else None,
+        description=entry.description or "",
+        input_schema=from_json_schema(entry.input_schema),
+        output_schema=None if output is None else from_json_schema(output),
+        execute=_handler(session, entry.name, output is not None, timeout),
+    )
+    return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta))
+
+
+async def _list(session: ClientSession, timeout: float) -> list[types.Tool]:
+    import anyio
+    from mcp import types
+
+    listed: list[types.Tool] = []
+    cursor: str | None = None
+    try:
+        with anyio.fail_after(timeout):
+            for _ in range(_MAX_PAGES):
+                params = None if cursor is None else types.PaginatedRequestParams(cursor=cursor)
+                page = await session.list_tools(params=params)
+                listed.extend(page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    return listed
+    except TimeoutError as err:
+        raise MCPConnectionError(f"MCP tools/list: no answer within {timeout:g} s") from err
+    except Exception as err:  # the remote boundary: a closed stream, a dead process
+        detail = _bounded(str(err)) or "connection closed"
+        raise MCPConnectionError(f"MCP tools/list: {type(err).__name__}: {detail}") from err
+    raise MCPConnectionError(f"MCP tools/list: more than {_MAX_PAGES} pages")
+
+
+async def import_tools(
+    session: ClientSession, *, prefix: str = "", timeout: float = DEFAULT_TIMEOUT
+) -> list[MCPTool]:
+    """List an MCP server's tools and return them as Standard Tools.
+
+    Put them in a ``Toolkit`` with local tools, convert them for any provider,
+    run a model's calls on them or serve them again. Tools of several servers go
+    in one ``Toolkit`` with a ``prefix`` each; the ``Toolkit`` refuses two tools
+    with one name.
+
+    Args:
+        session: an initialized ``mcp.ClientSession`` (stdio, Streamable HTTP or
+            in memory); it must stay open while the tools are used.
+        prefix: put before every tool name (``"fs_"`` turns ``read_file`` into
+            ``fs_read_file``).
+        timeout: seconds the listing, and then each call, may take.
+
+    Returns:
+        One ``MCPTool`` per tool, in the server's order.
+
+    Raises:
+        MCPConnectionError: the server did not list its tools.
+        ToolDefinitionError: some tools cannot be used (an invalid schema, a bad
+            name); every problem is listed.
+
+    Examples:
+        ```python
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            kit = Toolkit(await import_tools(session, prefix="fs_"))
+        ```
+    """
+    entries = await _list(session, timeout)
+    tools: list[MCPTool] = []
+    problems: list[str] = []
+    for entry in entries:
+        try:
+            tools.append(_build(session, entry, prefix, timeout))
+        except (InvalidSchemaError, ToolDefinitionError) as err:
+            name = truncate_text(entry.name, _MAX_NAME)
+            problems.append(f"{name!r}: {truncate_text(str(err), _MAX_PROBLEM)}")
+    if problems:
+        message = "cannot use MCP tools: " + "; ".join(problems)
+        raise ToolDefinitionError(truncate_text(message, _MAX_TEXT * 2))
+    return tools

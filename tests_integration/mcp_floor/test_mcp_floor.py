@@ -1,0 +1,48 @@
+"""The core MCP tests, run against the lowest ``mcp`` and ``fastmcp`` that pyproject allows.
+
+The pins in ``requirements.txt`` must equal the floors in ``pyproject.toml``, so the
+range we state is the range we test.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent
+CORE_TESTS = [
+    "tests/test_mcp_serve.py",
+    "tests/test_mcp_import.py",
+    "tests/test_mcp_register.py",
+    "tests/test_cli_serve.py",
+    "tests/test_run_mcp.py",
+]
+
+
+def _pins() -> dict[str, str]:
+    lines = (HERE / "requirements.txt").read_text().split()
+    return dict(line.split("==") for line in lines)
+
+
+def test_the_pins_are_the_floors_pyproject_states() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    for name, pinned in _pins().items():
+        floors = set(re.findall(rf'"{name}>=([0-9.]+)"', pyproject))
+        assert floors == {pinned}, f"pyproject says {name}>={floors}, this env pins {pinned}"
+        assert version(name) == pinned
+
+
+def test_the_core_mcp_tests_pass_on_the_floor() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *CORE_TESTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
