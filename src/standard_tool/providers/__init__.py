@@ -36,7 +36,7 @@ from standard_tool.providers._bedrock import (
     to_bedrock,
 )
 from standard_tool.providers._check import SchemaProblem
-from standard_tool.providers._convert_common import ProviderSchemaError
+from standard_tool.providers._convert_common import ProviderOptionError, ProviderSchemaError
 from standard_tool.providers._gemini import (
     GeminiParameters,
     check_gemini,
@@ -95,6 +95,7 @@ __all__ = [
     "OpenAIResponsesToolOutput",
     "OpenAIStrictError",
     "OpenAIStrictSchema",
+    "ProviderOptionError",
     "ProviderSchemaError",
     "SchemaProblem",
     "anthropic_strict",
