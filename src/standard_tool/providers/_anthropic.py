@@ -29,7 +29,7 @@ from standard_tool.providers._runner import (
     run_calls,
     toolkit,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 
 __all__ = [
     "AnthropicToolResultBlock",
@@ -134,9 +134,9 @@ def _anthropic_calls(response: Any) -> list[Call]:
     calls: list[Call] = []
     for block in items(content):
         if field(block, "type") == "tool_use":
-            call_id = str(field(block, "id") or "")
+            call_id = wire_text(field(block, "id"))
             calls.append(
-                Call(call_id, str(field(block, "name") or ""), field(block, "input"), False)
+                Call(call_id, wire_text(field(block, "name")), field(block, "input"), False)
             )
     return calls
 
@@ -181,7 +181,8 @@ async def run_anthropic_tool_calls(
             "type": "tool_result",
             "tool_use_id": call.call_id,
             "content": content(result),
-            "is_error": not result.success,
+            # a tool may return an exception object: it is written as an error too
+            "is_error": not result.success or isinstance(result.value, Exception),
         }
         for call, result in zip(calls, results, strict=True)
     ]

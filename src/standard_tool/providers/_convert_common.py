@@ -168,7 +168,7 @@ class MapPlan(Plan):
     def decode(self, value: Any) -> Any:
         if not is_array(value):
             return value
-        if not all(is_object(e) and "key" in e and "value" in e for e in value):
+        if not all(is_object(e) and isinstance(e.get("key"), str) and "value" in e for e in value):
             return value  # leave it for the tool's own validation to report
         plan = self.value_plan
         return {

@@ -7,7 +7,6 @@ root).
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -33,7 +32,14 @@ from standard_tool.providers._runner import (
     Tools,
     toolkit,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, error_text, jsonable
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    error_text,
+    json_data,
+    json_text,
+    sendable,
+)
 
 if TYPE_CHECKING:
     import mcp_types
@@ -234,7 +240,11 @@ def mcp_call_tool_result(
             that ``to_mcp`` declared.
         as_model: return an ``mcp.types.CallToolResult`` instead of a dict
             (needs the ``mcp`` package).
-        max_chars: bound of the text content of a success.
+        max_chars: bound of the JSON text of a success. ``structuredContent``
+            must match the declared ``outputSchema``, so it is never cut: an
+            output whose JSON text is longer (or that is not JSON data as a
+            whole: a cycle, an object with no JSON form, over 64 levels deep)
+            becomes an ``isError`` result saying so.
         error_max_chars: bound of the text content of an error.
 
     Returns:
@@ -246,15 +256,26 @@ def mcp_call_tool_result(
         text = error_text(outcome, error_max_chars)
         result = {"content": [{"type": "text", "text": text}], "isError": True}
     else:
-        data = jsonable(outcome)
-        if wrap is None:
-            wrap = not isinstance(data, dict)
-        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-        result = {
-            "content": [{"type": "text", "text": truncate_text(text, max_chars)}],
-            "structuredContent": {"result": data} if wrap else data,
-            "isError": False,
-        }
+        data, complete = json_data(outcome, max(max_chars, 1))
+        text = sendable(data) if isinstance(data, str) else json_text(data)
+        if not complete or len(text) > max_chars:
+            # structuredContent must match the outputSchema, so it is never cut: an
+            # output too large (or too odd) to send whole is an error the model sees.
+            reason = "too large" if complete else "not JSON data (a part had to be left out)"
+            text = truncate_text(
+                f"Error: the output is {reason} to send as structured content: "
+                f"{len(text)} characters of JSON, max_chars={max_chars}; the start: {text}",
+                error_max_chars,
+            )
+            result = {"content": [{"type": "text", "text": text}], "isError": True}
+        else:
+            if wrap is None:
+                wrap = not isinstance(data, dict)
+            result = {
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": {"result": data} if wrap else data,
+                "isError": False,
+            }
     if as_model:
         from mcp.types import CallToolResult
 

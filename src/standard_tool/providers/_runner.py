@@ -71,6 +71,14 @@ def toolkit(tools: Tools) -> Toolkit:
     return tools if isinstance(tools, Toolkit) else Toolkit(tools)
 
 
+def _no_constant(name: str) -> Any:
+    """Refuse ``NaN``, ``Infinity`` and ``-Infinity``: Python reads them, JSON has none."""
+    raise ValueError(
+        f"the arguments are not valid JSON ({name} is not a JSON number); send one JSON "
+        "object that matches the tool's parameters"
+    )
+
+
 def _decode_json(text: Any) -> Any:
     """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
     if not isinstance(text, str):
@@ -78,7 +86,7 @@ def _decode_json(text: Any) -> Any:
     if not text.strip():
         return {}
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ValueError(
             f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "
