@@ -102,7 +102,7 @@ from standard_tool._function._nodes import (
     UnionNode,
 )
 from standard_tool._function._schema import to_root_schema, to_schema
-from standard_tool._shared import safe_str, truncate_text
+from standard_tool._shared import ecma_regex, safe_str, truncate_text
 
 __all__ = ["META_MARKER", "MISSING", "Compiler", "Param", "to_json"]
 
@@ -1182,7 +1182,7 @@ def _sized(
     search: Callable[[str], Any] | None = None
     if "pattern" in c:
         try:
-            search = re.compile(c["pattern"]).search
+            search = ecma_regex(c["pattern"]).search
         except re.error as err:
             raise ToolDefinitionError(
                 f"{where}: invalid pattern {truncate_text(repr(c['pattern']), 80)}: {err}"
