@@ -12,6 +12,8 @@ package root).
 """
 
 from standard_tool.providers._anthropic import (
+    AnthropicTextBlock,
+    AnthropicToolResult,
     AnthropicToolResultBlock,
     AnthropicToolResultMessage,
     anthropic_tool_result,
@@ -27,6 +29,8 @@ from standard_tool.providers._gemini import (
     to_gemini,
 )
 from standard_tool.providers._mcp import (
+    MCPCallToolResult,
+    MCPTextContent,
     MCPToolHandlers,
     check_mcp_tool,
     mcp_call_tool_result,
@@ -52,9 +56,13 @@ from standard_tool.providers._openai import (
 from standard_tool.providers._text import text_result
 
 __all__ = [
+    "AnthropicTextBlock",
+    "AnthropicToolResult",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
     "GeminiParameters",
+    "MCPCallToolResult",
+    "MCPTextContent",
     "MCPToolHandlers",
     "OpenAIChatToolMessage",
     "OpenAIResponsesToolOutput",

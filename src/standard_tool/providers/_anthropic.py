@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from typing_extensions import Literal, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool.providers._declare import (
     AnyTool,
@@ -89,13 +89,33 @@ def _anthropic(tool: AnyTool, cache_control: Mapping[str, Any] | None) -> dict[s
     return out
 
 
+class AnthropicTextBlock(TypedDict):
+    """A ``text`` content block."""
+
+    type: Literal["text"]
+    text: str
+
+
+class AnthropicToolResult(TypedDict):
+    """The ``tool_result`` block ``anthropic_tool_result`` writes (fully typed, no ``Any``).
+
+    ``tool_use_id`` is absent when the block was made by a formatter: set it from
+    the model's ``tool_use`` block before sending.
+    """
+
+    type: Literal["tool_result"]
+    tool_use_id: NotRequired[str]
+    content: list[AnthropicTextBlock]
+    is_error: bool
+
+
 def anthropic_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     tool_use_id: str | None = None,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> dict[str, Any]:
+) -> AnthropicToolResult:
     """Render a tool's outcome as an Anthropic ``tool_result`` content block.
 
     Returns ``{"type": "tool_result", "tool_use_id", "content": [{"type":
@@ -105,12 +125,15 @@ def anthropic_tool_result(
     """
     failed = isinstance(outcome, Exception)
     text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
-    block: dict[str, Any] = {"type": "tool_result"}
-    if tool_use_id is not None:
-        block["tool_use_id"] = tool_use_id
-    block["content"] = [{"type": "text", "text": text}]
-    block["is_error"] = failed
-    return block
+    content: list[AnthropicTextBlock] = [{"type": "text", "text": text}]
+    if tool_use_id is None:
+        return {"type": "tool_result", "content": content, "is_error": failed}
+    return {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "content": content,
+        "is_error": failed,
+    }
 
 
 class AnthropicToolResultBlock(TypedDict):

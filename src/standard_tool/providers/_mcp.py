@@ -11,7 +11,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import Literal, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool._core import (
     StandardToolV0Definition,
@@ -199,20 +199,38 @@ def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]
     return out
 
 
+class MCPTextContent(TypedDict):
+    """A ``text`` content item of an MCP result."""
+
+    type: Literal["text"]
+    text: str
+
+
+class MCPCallToolResult(TypedDict):
+    """The ``CallToolResult`` dict ``mcp_call_tool_result`` writes (fully typed, no ``Any``).
+
+    ``structuredContent`` is the output as JSON data, present on success only.
+    """
+
+    content: list[MCPTextContent]
+    structuredContent: NotRequired[object]
+    isError: bool
+
+
 @overload
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: Literal[False] = False,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> dict[str, Any]: ...
+) -> MCPCallToolResult: ...
 
 
 @overload
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: Literal[True],
@@ -222,7 +240,7 @@ def mcp_call_tool_result(
 
 
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: bool = False,
@@ -288,7 +306,7 @@ def mcp_result_formatter(
     *,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> Callable[[Any], dict[str, Any]]:
+) -> Callable[[object], MCPCallToolResult]:
     """Return a formatter for ``tool.formatted(...)`` that makes MCP ``CallToolResult`` dicts.
 
     It wraps outputs exactly as ``to_mcp`` declared ``tool``'s
@@ -302,7 +320,7 @@ def mcp_result_formatter(
     """
     wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
 
-    def format(outcome: Any) -> dict[str, Any]:
+    def format(outcome: object) -> MCPCallToolResult:
         return mcp_call_tool_result(
             outcome, wrap=wrap, max_chars=max_chars, error_max_chars=error_max_chars
         )
@@ -369,10 +387,11 @@ def mcp_tool_handlers(
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
 
 
-def _call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+def _call_result(result: ToolResult, wrap: bool | None) -> MCPCallToolResult:
     if result.success:
         return mcp_call_tool_result(result.value, wrap=wrap)
-    return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
+    text = sendable(f"Error: {result.error}")
+    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def mcp_server(

@@ -481,7 +481,7 @@ def _openai_responses(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str
 
 
 def openai_tool_output(
-    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+    outcome: object, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
 ) -> str:
     """Render a tool's outcome as the ``output`` text OpenAI expects back.
 

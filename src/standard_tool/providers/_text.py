@@ -190,7 +190,7 @@ def error_text(exc: BaseException, max_chars: int) -> str:
 
 
 def text_result(
-    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+    outcome: object, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
 ) -> str:
     """Render a tool's outcome as plain text for a model.
 
