@@ -65,11 +65,29 @@ def path_text(path: tuple[str | int, ...]) -> str:
 
 
 def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:
-    """Resolve a local ``$ref`` (``#/...``, ``_shared.resolve_pointer``); ``None`` when nowhere."""
+    """Resolve a local ``$ref``: a pointer (``#/...``) or an anchor (``#name``); else ``None``."""
     if not ref.startswith("#"):
         return None
+    if len(ref) > 1 and not ref.startswith("#/"):
+        return _find_anchor(root, ref[1:])
     node = resolve_pointer(root, ref)
     return None if node is MISSING else node
+
+
+def _find_anchor(root: Mapping[str, Any], name: str) -> Any:
+    """The subschema of ``root`` declaring ``"$anchor": name`` (the first found), or ``None``."""
+    pending: list[Any] = [root]
+    seen = 0
+    while pending and seen < 100_000:
+        node = pending.pop()
+        seen += 1
+        if is_object(node):
+            if node.get("$anchor") == name:
+                return node
+            pending.extend(node.values())
+        elif is_array(node):
+            pending.extend(node)
+    return None
 
 
 def accepts_null(schema: Any, root: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:

@@ -412,10 +412,9 @@ class Walker:
         if is_array(enum):
             kinds = {_family(_json_kind(v)) for v in enum if v is not None}
             if len(kinds) == 1:
-                only = kinds.pop()
-                if only == "number" and all(isinstance(v, int) for v in enum if v is not None):
-                    return "integer"
-                return only
+                # ``number``, never ``integer``, for whole numbers: JSON Schema's enum
+                # compares numbers by value, so ``0.0`` is in ``[0]`` too
+                return kinds.pop()
         return None
 
     def _keep_value(self, key: str, value: Any, kind: str) -> bool:
