@@ -75,7 +75,7 @@ def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:
 
 
 def _find_anchor(root: Mapping[str, Any], name: str) -> Any:
-    """The subschema of ``root`` declaring ``"$anchor": name`` (the first found), or ``None``."""
+    """Return the first subschema of ``root`` declaring ``"$anchor": name``, or ``None``."""
     pending: list[Any] = [root]
     seen = 0
     while pending and seen < 100_000:
