@@ -199,7 +199,7 @@ def text_result(
     An exception becomes ``"Error: <message>"``; a validation error keeps the
     core's message, which names the failing path and is bounded. Every text is
     cut at ``max_chars`` (errors at ``error_max_chars``) with a visible
-    ``[truncated, N chars]`` marker.
+    ``... [truncated N characters]`` marker.
 
     Examples:
         >>> text_result({"temp": 21})
