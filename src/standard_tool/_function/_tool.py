@@ -22,6 +22,7 @@ from typing import Any
 from typing_extensions import Annotated, TypeAlias, TypeVar, overload
 
 from standard_tool._core import (
+    STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
     FastPath,
@@ -74,6 +75,8 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
         out.append(_issue(e.message, tuple(rpath[::-1]) if rpath else None))
+    if len(errs) >= MAX_ISSUES:  # the checks stop collecting here: say so
+        out.append(_issue(f"{STOPPED_PREFIX}{MAX_ISSUES} issues", None))
     return tuple(out)
 
 
