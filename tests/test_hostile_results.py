@@ -320,3 +320,18 @@ def test_the_gemini_decoder_never_raises_on_deep_trees_or_odd_keys() -> None:
     odd = {"m": [{"key": ["a"], "value": 1}, {"key": {"b": 1}, "value": 2}]}
     assert params.decode(odd) == odd
     assert params.decode({"m": [{"key": "a", "value": 1}]}) == {"m": {"a": 1}}
+
+
+async def test_an_error_message_with_a_lone_surrogate_is_still_sendable() -> None:
+    def fail(value: Any) -> Any:
+        raise ValueError("bad \ud800 input")
+
+    broken = standard_tool(name="broken", description="d", execute=fail)
+    call = {"id": "c", "type": "function", "function": {"name": "broken", "arguments": "{}"}}
+    [message] = await run_openai_chat_tool_calls({"tool_calls": [call]}, [broken])
+    message["content"].encode("utf-8")
+    assert message["content"] == "Error: ValueError: bad \\ud800 input"
+    block = {"type": "tool_use", "id": "a", "name": "broken", "input": {}}
+    reply = await run_anthropic_tool_calls([block], [broken])
+    assert reply is not None
+    reply["content"][0]["content"].encode("utf-8")

@@ -17,7 +17,7 @@ from typing_extensions import TypeAlias
 
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
-from standard_tool.providers._text import text_result
+from standard_tool.providers._text import sendable, text_result
 
 __all__ = [
     "Call",
@@ -141,4 +141,4 @@ def content(result: ToolResult) -> str:
     """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``."""
     if result.success:
         return text_result(result.value)
-    return f"Error: {result.error}"
+    return sendable(f"Error: {result.error}")  # a message may hold a lone surrogate
