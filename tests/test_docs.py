@@ -1,14 +1,12 @@
 """Every ```python block in README.md and docs/*.md runs, standalone, as a test.
 
-Each block runs top to bottom in a fresh namespace; a block with top-level
-``await`` runs in a new event loop. Blocks fenced as ```text or ```console are
-prose, not code.
+Each block runs top to bottom in a fresh namespace, exactly as a script would:
+top-level ``await`` is a syntax error there, so an example that awaits wraps it in
+``asyncio.run(...)``. Blocks fenced as ```text or ```console are prose, not code.
 """
 
 from __future__ import annotations
 
-import ast
-import asyncio
 import re
 import sys
 import types
@@ -42,15 +40,21 @@ def test_the_readme_has_runnable_examples() -> None:
 @pytest.mark.parametrize(("source", "path", "line"), BLOCKS)
 def test_doc_example_runs(source: str, path: Path, line: int) -> None:
     padded = "\n" * (line - 1) + source  # tracebacks point at the Markdown line
-    code = compile(
-        padded, str(path), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
-    )
+    code = compile(padded, str(path), "exec", dont_inherit=True)  # no top-level await
     # A real module, so dataclasses, pydantic and typing can resolve names in it.
     module = types.ModuleType(f"doc_example_{path.stem.replace('-', '_')}_{line}")
     sys.modules[module.__name__] = module
     try:
-        result = eval(code, module.__dict__)
-        if asyncio.iscoroutine(result):
-            asyncio.run(result)
+        exec(code, module.__dict__)
     finally:
         del sys.modules[module.__name__]
+
+
+def test_no_example_uses_top_level_await() -> None:
+    # An example pasted into a script must run: top-level await does not compile there.
+    for param in BLOCKS:
+        source, path, line = param.values
+        try:
+            compile(source, str(path), "exec", dont_inherit=True)
+        except SyntaxError as err:
+            pytest.fail(f"{path}:{line}: {err.msg}")

@@ -119,8 +119,9 @@ def test_gemini_inlines_models_and_keeps_constraints_in_its_subset() -> None:
     params = to_gemini(order_pydantic)["parameters"]
     item = params["properties"]["items"]["items"]
     assert item["properties"]["qty"]["type"] == "integer"
-    assert item["properties"]["qty"]["minimum"] == 0
-    assert "greater than 0" in item["properties"]["qty"]["description"]
+    # qty > 0 on an integer is exactly qty >= 1: no note needed
+    assert item["properties"]["qty"]["minimum"] == 1
+    assert "greater than" not in item["properties"]["qty"].get("description", "")
     assert params["properties"]["note"]["nullable"] is True
     assert params["required"] == ["items", "address"]
     assert params["propertyOrdering"] == ["items", "address", "note"]

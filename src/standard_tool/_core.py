@@ -407,10 +407,32 @@ def _issue_text(issue: Any) -> str:
     return f"{truncate_text(where, _MAX_MESSAGE)}: {message}" if where else message
 
 
+#: How a validator that stops collecting says so: a last issue, without a path, whose
+#: message starts with this (the function tools and the JSON Schema adapter do).
+STOPPED_PREFIX = "validation stopped after "
+
+
+def _stopped(issues: Sequence[Any]) -> bool:
+    last = issues[-1] if issues else None
+    message = getattr(last, "message", None)
+    return (
+        getattr(last, "path", None) is None
+        and isinstance(message, str)
+        and message.startswith(STOPPED_PREFIX)
+    )
+
+
 def _error_message(target: str, issues: Sequence[Any]) -> str:
-    shown = "; ".join(_issue_text(i) for i in issues[:_MAX_ISSUES_SHOWN])
-    more = len(issues) - _MAX_ISSUES_SHOWN
-    if more > 0:
+    stopped = _stopped(issues)
+    found = issues[:-1] if stopped else issues
+    shown = "; ".join(_issue_text(i) for i in found[:_MAX_ISSUES_SHOWN])
+    more = len(found) - _MAX_ISSUES_SHOWN
+    if stopped:
+        # the validator stopped looking: there may be many more than it found
+        if more > 0:
+            shown += f"; and at least {more} more issue{'s' if more > 1 else ''}"
+        shown += f" ({issues[-1].message})"
+    elif more > 0:
         shown += f"; and {more} more issue{'s' if more > 1 else ''}"
     return f"{target} validation failed: {shown}"
 

@@ -75,7 +75,12 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     """Return the value ``fragment`` (``#/...``) points to in ``document``, or ``MISSING``.
 
     Array tokens must be canonical decimal indices (``0``, ``12``; not ``01`` or ``-1``).
+    A fragment that is not a pointer (``#name``, a ``$anchor``) is ``MISSING`` here,
+    never the whole document.
     """
+    text = unquote(fragment[1:] if fragment.startswith("#") else fragment)
+    if text and not text.startswith("/"):
+        return MISSING
     node = document
     for token in pointer_tokens(fragment):
         if isinstance(node, Mapping):

@@ -6,7 +6,10 @@ lazily).
 ``check_schema_agreement`` generates JSON values (hypothesis), some shaped
 like the tool's input schema and some arbitrary, and checks that the tool's
 input validation accepts exactly the values the ``jsonschema`` library accepts
-against the tool's advertised JSON Schema. It works on any conforming tool.
+against the tool's advertised JSON Schema, its ``pattern`` keywords read as the
+ECMA-262 regular expressions JSON Schema specifies
+(``standard_tool.schemas.jsonschema.ECMA_VALIDATORS``). It works on any
+conforming tool.
 
 Requires ``hypothesis`` and ``jsonschema`` (imported when the helper runs).
 """
@@ -108,12 +111,12 @@ def check_schema_agreement(
         ValueError: ``target`` is not one ``jsonschema`` can validate with.
     """
     from hypothesis import HealthCheck, given, settings
-    from jsonschema import Draft7Validator, Draft202012Validator
+
+    from standard_tool.schemas.jsonschema import ECMA_VALIDATORS
 
     schema = input_json_schema(tool, target)
-    validator_cls: Any = {"draft-2020-12": Draft202012Validator, "draft-07": Draft7Validator}.get(
-        target
-    )
+    # JSON Schema patterns are ECMA-262: the reference validator reads them so too
+    validator_cls: Any = ECMA_VALIDATORS.get(target)
     if validator_cls is None:
         raise ValueError(
             f"check_schema_agreement: target must be draft-2020-12 or draft-07, got {target!r:.60}"

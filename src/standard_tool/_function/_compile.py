@@ -102,7 +102,7 @@ from standard_tool._function._nodes import (
     UnionNode,
 )
 from standard_tool._function._schema import to_root_schema, to_schema
-from standard_tool._shared import safe_str, truncate_text
+from standard_tool._shared import ecma_regex, safe_str, truncate_text
 
 __all__ = ["META_MARKER", "MISSING", "Compiler", "Param", "to_json"]
 
@@ -319,6 +319,47 @@ def _field_docs(cls: type) -> dict[str, str]:
     return parse_docstring(doc).params
 
 
+_LIBRARY_FIELD = {"pydantic": "pydantic.Field(...)", "msgspec": "msgspec.Meta(...)"}
+
+
+def _refuse_param_inside(tp: Any, library: str, where: str) -> None:
+    """Refuse a ``Param`` inside a pydantic model or msgspec Struct: the library ignores it.
+
+    The model validates itself, so a ``Param(gt=0)`` on one of its fields would be
+    neither shown to the model nor enforced. Nested models are searched too.
+    """
+    seen: set[int] = set()
+    pending: list[tuple[Any, str]] = [(tp, tp.__name__)]
+    while pending and len(seen) < 1000:
+        cls, label = pending.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        try:
+            hints = typing_extensions.get_type_hints(cls, include_extras=True)
+        except Exception:  # unresolvable names: the library reports those itself
+            continue
+        for field, hint in hints.items():
+            stack: list[Any] = [hint]
+            while stack:
+                current = stack.pop()
+                if typing_extensions.get_origin(current) is typing_extensions.Annotated:
+                    for meta in getattr(current, "__metadata__", ()):
+                        if isinstance(meta, Param):
+                            raise ToolDefinitionError(
+                                f"{where}: {label}.{field}: Param(...) inside a {library} "
+                                f"type is not enforced by {library}; use "
+                                f"{_LIBRARY_FIELD[library]} for its constraints and description"
+                            )
+                stack.extend(typing_extensions.get_args(current))
+                if (
+                    isinstance(current, type)
+                    and id(current) not in seen
+                    and any(b.__module__.startswith(library) for b in current.__mro__[1:])
+                ):
+                    pending.append((current, current.__name__))
+
+
 class Compiler:
     """Compile annotations in one namespace into schemas and checks.
 
@@ -440,8 +481,10 @@ class Compiler:
         for base in tp.__mro__:
             module = base.__module__
             if base.__name__ == "BaseModel" and module.startswith("pydantic"):
+                _refuse_param_inside(tp, "pydantic", where)
                 return self._pydantic(tp, where)
             if base.__name__ == "Struct" and module.startswith("msgspec"):
+                _refuse_param_inside(tp, "msgspec", where)
                 return self._msgspec(tp, where)
         raise ToolDefinitionError(f"{where}: unsupported type {type_name(tp)}")
 
@@ -1182,7 +1225,7 @@ def _sized(
     search: Callable[[str], Any] | None = None
     if "pattern" in c:
         try:
-            search = re.compile(c["pattern"]).search
+            search = ecma_regex(c["pattern"]).search
         except re.error as err:
             raise ToolDefinitionError(
                 f"{where}: invalid pattern {truncate_text(repr(c['pattern']), 80)}: {err}"

@@ -15,6 +15,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from standard_tool._shared import ecma_regex
+
 __all__ = [
     "DECIMAL_PATTERN",
     "FORMATS",
@@ -32,7 +34,7 @@ _TIME_RE = re.compile(_RFC3339_TIME, re.ASCII)
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 #: The strings a ``Decimal`` parameter accepts (also emitted as the schema's ``pattern``).
 DECIMAL_PATTERN = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
-_DECIMAL_RE = re.compile(DECIMAL_PATTERN, re.ASCII)
+_DECIMAL_RE = ecma_regex(DECIMAL_PATTERN)  # as the advertised pattern reads: no final newline
 
 
 def _offset(text: str) -> dt.tzinfo:
@@ -87,7 +89,7 @@ def parse_date(text: str) -> dt.date | None:
 
 #: The strings a ``UUID`` parameter accepts (also emitted as the schema's ``pattern``).
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-_UUID_RE = re.compile(UUID_PATTERN)
+_UUID_RE = ecma_regex(UUID_PATTERN)
 
 
 def parse_uuid(text: str) -> uuid.UUID | None:

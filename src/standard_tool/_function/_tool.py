@@ -22,6 +22,7 @@ from typing import Any
 from typing_extensions import Annotated, TypeAlias, TypeVar, overload
 
 from standard_tool._core import (
+    STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
     FastPath,
@@ -74,6 +75,8 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
         out.append(_issue(e.message, tuple(rpath[::-1]) if rpath else None))
+    if len(errs) >= MAX_ISSUES:  # the checks stop collecting here: say so
+        out.append(_issue(f"{STOPPED_PREFIX}{MAX_ISSUES} issues", None))
     return tuple(out)
 
 
@@ -226,6 +229,29 @@ class FunctionSchema:
 # --------------------------------------------------------------------------------------
 
 
+def _defining_locals(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Return the local names of the function that defines ``fn``, while it still runs.
+
+    Under ``from __future__ import annotations`` a type defined inside a function is
+    only a name in the annotation; the decorator runs inside that function, so its
+    frame (found by ``fn``'s qualified name) still holds the type.
+    """
+    qualname: str = getattr(fn, "__qualname__", "")
+    if ".<locals>." not in qualname:
+        return {}
+    outer = qualname.rsplit(".<locals>.", 1)[0]
+    frame = inspect.currentframe()
+    for _ in range(64):
+        if frame is None:
+            break
+        code = frame.f_code
+        name = getattr(code, "co_qualname", None)  # 3.11+; 3.10 compares the last part
+        if name == outer or (name is None and outer.rsplit(".", 1)[-1] == code.co_name):
+            return dict(frame.f_locals)
+        frame = frame.f_back
+    return {}
+
+
 def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
     try:
         return dict(inspect.get_annotations(fn, eval_str=True))
@@ -233,11 +259,12 @@ def _annotations(fn: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
         pass
     raw: dict[str, Any] = dict(getattr(fn, "__annotations__", {}) or {})
     globalns: dict[str, Any] = getattr(fn, "__globals__", {})
+    localns = _defining_locals(fn)
     out: dict[str, Any] = {}
     for key, value in raw.items():
         if isinstance(value, str):
             try:
-                value = eval(value, globalns)
+                value = eval(value, globalns, localns)
             except Exception as err:
                 where = "return annotation" if key == "return" else f"parameter {key!r}"
                 problems.append(f"{where}: cannot resolve {truncate_text(repr(value), 80)}: {err}")

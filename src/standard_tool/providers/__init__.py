@@ -12,6 +12,8 @@ package root).
 """
 
 from standard_tool.providers._anthropic import (
+    AnthropicTextBlock,
+    AnthropicToolResult,
     AnthropicToolResultBlock,
     AnthropicToolResultMessage,
     anthropic_tool_result,
@@ -54,6 +56,8 @@ from standard_tool.providers._gemini_run import (
     run_gemini_function_calls_sync,
 )
 from standard_tool.providers._mcp import (
+    MCPCallToolResult,
+    MCPTextContent,
     MCPToolHandlers,
     check_mcp_tool,
     mcp_call_tool_result,
@@ -81,6 +85,8 @@ from standard_tool.providers._text import text_result
 __all__ = [
     "AnthropicStrictError",
     "AnthropicStrictSchema",
+    "AnthropicTextBlock",
+    "AnthropicToolResult",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
     "BedrockToolResult",
@@ -90,6 +96,8 @@ __all__ = [
     "GeminiFunctionResponseContent",
     "GeminiFunctionResponsePart",
     "GeminiParameters",
+    "MCPCallToolResult",
+    "MCPTextContent",
     "MCPToolHandlers",
     "OpenAIChatToolMessage",
     "OpenAIResponsesToolOutput",

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from typing_extensions import Literal, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool.providers._anthropic_strict import anthropic_strict
 from standard_tool.providers._convert_common import PREFIX, ProviderOptionError
@@ -32,7 +32,7 @@ from standard_tool.providers._runner import (
     run_calls,
     toolkit,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 
 __all__ = [
     "AnthropicToolResultBlock",
@@ -110,13 +110,33 @@ def _anthropic(
     return out
 
 
+class AnthropicTextBlock(TypedDict):
+    """A ``text`` content block."""
+
+    type: Literal["text"]
+    text: str
+
+
+class AnthropicToolResult(TypedDict):
+    """The ``tool_result`` block ``anthropic_tool_result`` writes (fully typed, no ``Any``).
+
+    ``tool_use_id`` is absent when the block was made by a formatter: set it from
+    the model's ``tool_use`` block before sending.
+    """
+
+    type: Literal["tool_result"]
+    tool_use_id: NotRequired[str]
+    content: list[AnthropicTextBlock]
+    is_error: bool
+
+
 def anthropic_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     tool_use_id: str | None = None,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> dict[str, Any]:
+) -> AnthropicToolResult:
     """Render a tool's outcome as an Anthropic ``tool_result`` content block.
 
     Returns ``{"type": "tool_result", "tool_use_id", "content": [{"type":
@@ -126,12 +146,15 @@ def anthropic_tool_result(
     """
     failed = isinstance(outcome, Exception)
     text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
-    block: dict[str, Any] = {"type": "tool_result"}
-    if tool_use_id is not None:
-        block["tool_use_id"] = tool_use_id
-    block["content"] = [{"type": "text", "text": text}]
-    block["is_error"] = failed
-    return block
+    content: list[AnthropicTextBlock] = [{"type": "text", "text": text}]
+    if tool_use_id is None:
+        return {"type": "tool_result", "content": content, "is_error": failed}
+    return {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "content": content,
+        "is_error": failed,
+    }
 
 
 class AnthropicToolResultBlock(TypedDict):
@@ -155,9 +178,9 @@ def _anthropic_calls(response: Any) -> list[Call]:
     calls: list[Call] = []
     for block in items(content):
         if field(block, "type") == "tool_use":
-            call_id = str(field(block, "id") or "")
+            call_id = wire_text(field(block, "id"))
             calls.append(
-                Call(call_id, str(field(block, "name") or ""), field(block, "input"), False)
+                Call(call_id, wire_text(field(block, "name")), field(block, "input"), False)
             )
     return calls
 
@@ -209,7 +232,8 @@ async def run_anthropic_tool_calls(
             "type": "tool_result",
             "tool_use_id": call.call_id,
             "content": content(result),
-            "is_error": not result.success,
+            # a tool may return an exception object: it is written as an error too
+            "is_error": not result.success or isinstance(result.value, Exception),
         }
         for call, result in zip(calls, results, strict=True)
     ]

@@ -65,11 +65,29 @@ def path_text(path: tuple[str | int, ...]) -> str:
 
 
 def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:
-    """Resolve a local ``$ref`` (``#/...``, ``_shared.resolve_pointer``); ``None`` when nowhere."""
+    """Resolve a local ``$ref``: a pointer (``#/...``) or an anchor (``#name``); else ``None``."""
     if not ref.startswith("#"):
         return None
+    if len(ref) > 1 and not ref.startswith("#/"):
+        return _find_anchor(root, ref[1:])
     node = resolve_pointer(root, ref)
     return None if node is MISSING else node
+
+
+def _find_anchor(root: Mapping[str, Any], name: str) -> Any:
+    """Return the first subschema of ``root`` declaring ``"$anchor": name``, or ``None``."""
+    pending: list[Any] = [root]
+    seen = 0
+    while pending and seen < 100_000:
+        node = pending.pop()
+        seen += 1
+        if is_object(node):
+            if node.get("$anchor") == name:
+                return node
+            pending.extend(node.values())
+        elif is_array(node):
+            pending.extend(node)
+    return None
 
 
 def accepts_null(schema: Any, root: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
@@ -168,7 +186,7 @@ class MapPlan(Plan):
     def decode(self, value: Any) -> Any:
         if not is_array(value):
             return value
-        if not all(is_object(e) and "key" in e and "value" in e for e in value):
+        if not all(is_object(e) and isinstance(e.get("key"), str) and "value" in e for e in value):
             return value  # leave it for the tool's own validation to report
         plan = self.value_plan
         return {

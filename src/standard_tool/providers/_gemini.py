@@ -155,7 +155,10 @@ class GeminiParameters:
         plan = self._plan
         if plan is None:
             return arguments
-        decoded: Any = plan.decode(arguments)
+        try:
+            decoded: Any = plan.decode(arguments)
+        except RecursionError:  # nested past the interpreter's limit: validation says so
+            return arguments
         return decoded
 
     @classmethod

@@ -7,12 +7,11 @@ root).
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import Literal, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool._core import (
     StandardToolV0Definition,
@@ -33,7 +32,14 @@ from standard_tool.providers._runner import (
     Tools,
     toolkit,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, error_text, jsonable
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    error_text,
+    json_data,
+    json_text,
+    sendable,
+)
 
 if TYPE_CHECKING:
     import mcp_types
@@ -193,20 +199,38 @@ def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]
     return out
 
 
+class MCPTextContent(TypedDict):
+    """A ``text`` content item of an MCP result."""
+
+    type: Literal["text"]
+    text: str
+
+
+class MCPCallToolResult(TypedDict):
+    """The ``CallToolResult`` dict ``mcp_call_tool_result`` writes (fully typed, no ``Any``).
+
+    ``structuredContent`` is the output as JSON data, present on success only.
+    """
+
+    content: list[MCPTextContent]
+    structuredContent: NotRequired[object]
+    isError: bool
+
+
 @overload
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: Literal[False] = False,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> dict[str, Any]: ...
+) -> MCPCallToolResult: ...
 
 
 @overload
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: Literal[True],
@@ -216,7 +240,7 @@ def mcp_call_tool_result(
 
 
 def mcp_call_tool_result(
-    outcome: Any,
+    outcome: object,
     *,
     wrap: bool | None = None,
     as_model: bool = False,
@@ -234,7 +258,11 @@ def mcp_call_tool_result(
             that ``to_mcp`` declared.
         as_model: return an ``mcp.types.CallToolResult`` instead of a dict
             (needs the ``mcp`` package).
-        max_chars: bound of the text content of a success.
+        max_chars: bound of the JSON text of a success. ``structuredContent``
+            must match the declared ``outputSchema``, so it is never cut: an
+            output whose JSON text is longer (or that is not JSON data as a
+            whole: a cycle, an object with no JSON form, over 64 levels deep)
+            becomes an ``isError`` result saying so.
         error_max_chars: bound of the text content of an error.
 
     Returns:
@@ -246,15 +274,26 @@ def mcp_call_tool_result(
         text = error_text(outcome, error_max_chars)
         result = {"content": [{"type": "text", "text": text}], "isError": True}
     else:
-        data = jsonable(outcome)
-        if wrap is None:
-            wrap = not isinstance(data, dict)
-        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-        result = {
-            "content": [{"type": "text", "text": truncate_text(text, max_chars)}],
-            "structuredContent": {"result": data} if wrap else data,
-            "isError": False,
-        }
+        data, complete = json_data(outcome, max(max_chars, 1))
+        text = sendable(data) if isinstance(data, str) else json_text(data)
+        if not complete or len(text) > max_chars:
+            # structuredContent must match the outputSchema, so it is never cut: an
+            # output too large (or too odd) to send whole is an error the model sees.
+            reason = "too large" if complete else "not JSON data (a part had to be left out)"
+            text = truncate_text(
+                f"Error: the output is {reason} to send as structured content: "
+                f"{len(text)} characters of JSON, max_chars={max_chars}; the start: {text}",
+                error_max_chars,
+            )
+            result = {"content": [{"type": "text", "text": text}], "isError": True}
+        else:
+            if wrap is None:
+                wrap = not isinstance(data, dict)
+            result = {
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": {"result": data} if wrap else data,
+                "isError": False,
+            }
     if as_model:
         from mcp.types import CallToolResult
 
@@ -267,7 +306,7 @@ def mcp_result_formatter(
     *,
     max_chars: int = OUTPUT_MAX_CHARS,
     error_max_chars: int = ERROR_MAX_CHARS,
-) -> Callable[[Any], dict[str, Any]]:
+) -> Callable[[object], MCPCallToolResult]:
     """Return a formatter for ``tool.formatted(...)`` that makes MCP ``CallToolResult`` dicts.
 
     It wraps outputs exactly as ``to_mcp`` declared ``tool``'s
@@ -281,7 +320,7 @@ def mcp_result_formatter(
     """
     wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
 
-    def format(outcome: Any) -> dict[str, Any]:
+    def format(outcome: object) -> MCPCallToolResult:
         return mcp_call_tool_result(
             outcome, wrap=wrap, max_chars=max_chars, error_max_chars=error_max_chars
         )
@@ -348,10 +387,11 @@ def mcp_tool_handlers(
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
 
 
-def _call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+def _call_result(result: ToolResult, wrap: bool | None) -> MCPCallToolResult:
     if result.success:
         return mcp_call_tool_result(result.value, wrap=wrap)
-    return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
+    text = sendable(f"Error: {result.error}")
+    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def mcp_server(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from typing_extensions import Literal, TypedDict, overload
 
@@ -49,7 +49,7 @@ from standard_tool.providers._runner import (
     run_calls,
     toolkit,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 from standard_tool.providers._walk import SchemaRules, Walker
 
 __all__ = [
@@ -189,7 +189,10 @@ class OpenAIStrictSchema:
         plan = self._plan
         if plan is None or not self.strict:
             return arguments
-        decoded: Any = plan.decode(arguments)
+        try:
+            decoded: Any = plan.decode(arguments)
+        except RecursionError:  # nested past the interpreter's limit: validation says so
+            return arguments
         return decoded
 
     @classmethod
@@ -478,7 +481,7 @@ def _openai_responses(tool: AnyTool, strict: bool | Literal["auto"]) -> dict[str
 
 
 def openai_tool_output(
-    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+    outcome: object, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
 ) -> str:
     """Render a tool's outcome as the ``output`` text OpenAI expects back.
 
@@ -505,20 +508,37 @@ class OpenAIResponsesToolOutput(TypedDict):
     output: str
 
 
-def _chat_calls(response: Any) -> list[Call]:
+def _chat_tool_calls(response: Any) -> list[Any]:
+    """Return the ``tool_calls`` list of a response, of its message, or the list itself."""
+    if isinstance(response, (list, tuple)):
+        return list(cast("Iterable[Any]", response))
     choices = field(response, "choices")
     message = field(items(choices)[0], "message") if choices else response
+    tool_calls = field(message, "tool_calls")
+    if tool_calls is None:
+        return []
+    if isinstance(tool_calls, (list, tuple)):
+        return list(cast("Iterable[Any]", tool_calls))
+    if field(tool_calls, "function") is not None or field(tool_calls, "custom") is not None:
+        return [tool_calls]  # one call not wrapped in a list
+    raise TypeError(
+        f"tool_calls must be a list of tool calls, got {type(tool_calls).__name__} "
+        f"{value_text(tool_calls)}"
+    )
+
+
+def _chat_calls(response: Any) -> list[Call]:
     calls: list[Call] = []
-    for item in items(field(message, "tool_calls")):
-        call_id = str(field(item, "id") or "")
+    for item in _chat_tool_calls(response):
+        call_id = wire_text(field(item, "id"))
         kind = field(item, "type")
         if kind == "custom":
-            name = str(field(field(item, "custom"), "name") or "")
+            name = wire_text(field(field(item, "custom"), "name"))
             refused = "custom tool calls are not supported here; call a function tool"
             calls.append(Call(call_id, name, None, False, refused))
             continue
         function = field(item, "function")
-        name = str(field(function, "name") or "")
+        name = wire_text(field(function, "name"))
         calls.append(Call(call_id, name, field(function, "arguments"), True))
     return calls
 
@@ -547,8 +567,9 @@ async def run_openai_chat_tool_calls(
     input (naming the path), an exception in the tool or a timeout.
 
     Args:
-        response: a ``ChatCompletion``, its dict form, or the assistant message
-            itself (a ``ChatCompletionMessage`` or dict with ``tool_calls``).
+        response: a ``ChatCompletion``, its dict form, the assistant message
+            itself (a ``ChatCompletionMessage`` or dict with ``tool_calls``), or
+            the ``tool_calls`` list.
         tools: a ``Toolkit`` or any iterable of tools.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
@@ -561,6 +582,8 @@ async def run_openai_chat_tool_calls(
         The ``tool`` messages, one per call, in order.
 
     Raises:
+        TypeError: ``tool_calls`` is neither a list nor one tool call (a string, a
+            number...): there is no call to answer.
         asyncio.CancelledError: when the caller is cancelled (the calls are too).
     """
     kit = toolkit(tools)
@@ -579,8 +602,8 @@ def _responses_calls(response: Any) -> list[tuple[str, Call]]:
     calls: list[tuple[str, Call]] = []
     for item in items(output):
         kind = field(item, "type")
-        call_id = str(field(item, "call_id") or "")
-        name = str(field(item, "name") or "")
+        call_id = wire_text(field(item, "call_id"))
+        name = wire_text(field(item, "name"))
         if kind == "function_call":
             calls.append(
                 ("function_call_output", Call(call_id, name, field(item, "arguments"), True))

@@ -17,7 +17,7 @@ from typing_extensions import TypeAlias
 
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
-from standard_tool.providers._text import text_result
+from standard_tool.providers._text import sendable, text_result
 
 __all__ = [
     "Call",
@@ -71,6 +71,14 @@ def toolkit(tools: Tools) -> Toolkit:
     return tools if isinstance(tools, Toolkit) else Toolkit(tools)
 
 
+def _no_constant(name: str) -> Any:
+    """Refuse ``NaN``, ``Infinity`` and ``-Infinity``: Python reads them, JSON has none."""
+    raise ValueError(
+        f"the arguments are not valid JSON ({name} is not a JSON number); send one JSON "
+        "object that matches the tool's parameters"
+    )
+
+
 def _decode_json(text: Any) -> Any:
     """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
     if not isinstance(text, str):
@@ -78,7 +86,7 @@ def _decode_json(text: Any) -> Any:
     if not text.strip():
         return {}
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ValueError(
             f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "
@@ -133,4 +141,4 @@ def content(result: ToolResult) -> str:
     """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``."""
     if result.success:
         return text_result(result.value)
-    return f"Error: {result.error}"
+    return sendable(f"Error: {result.error}")  # a message may hold a lone surrogate

@@ -11,13 +11,24 @@ import datetime
 import enum
 import json
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any, cast
 
 from standard_tool._core import StandardToolValidationError
-from standard_tool._shared import truncate_text
+from standard_tool._shared import safe_str, truncate_text
 
-__all__ = ["ERROR_MAX_CHARS", "OUTPUT_MAX_CHARS", "error_text", "jsonable", "text_result"]
+__all__ = [
+    "ERROR_MAX_CHARS",
+    "OUTPUT_MAX_CHARS",
+    "error_text",
+    "json_data",
+    "json_text",
+    "jsonable",
+    "sendable",
+    "text_result",
+    "wire_text",
+]
 
 #: Default bound of the text made from an output.
 OUTPUT_MAX_CHARS = 100_000
@@ -29,61 +40,157 @@ ERROR_MAX_CHARS = 2_000
 
 _MAX_DEPTH = 64
 
+# Past this many bits an int has more digits than CPython's default limit for int -> str
+# (4,300 digits); 3.3 bits a digit keeps the check on the safe side.
+_BITS_PER_DIGIT = 3.3
 
-def jsonable(value: Any, depth: int = 0) -> Any:
-    """``value`` as JSON data: dicts with string keys, lists, strings, numbers, bools, None."""
-    if depth > _MAX_DEPTH:
-        return "..."
-    if value is None or isinstance(value, (bool, str, int)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, enum.Enum):
-        return jsonable(value.value, depth + 1)
-    if isinstance(value, Mapping):
-        mapping: Any = value  # pyright: ignore[reportUnknownVariableType]
-        return {str(k): jsonable(v, depth + 1) for k, v in mapping.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        seq: Any = value  # pyright: ignore[reportUnknownVariableType]
-        return [jsonable(v, depth + 1) for v in seq]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: jsonable(getattr(value, f.name), depth + 1)
-            for f in dataclasses.fields(cast("Any", value))
-        }
-    dump = getattr(value, "model_dump", None)  # pydantic models
-    if callable(dump):
+
+def _int_limit_bits() -> int:
+    limit: int = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    return int(limit * _BITS_PER_DIGIT) if limit else 0
+
+
+class _Converter:
+    """One conversion to JSON data, bounded in depth and in the number of values visited.
+
+    A structure that shares one list or dict many times (or contains itself) is
+    visited as a tree, which can be exponential; the budget stops that. ``complete``
+    tells whether anything was cut or described instead of converted.
+    """
+
+    __slots__ = ("budget", "complete", "int_bits", "open")
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.complete = True
+        self.int_bits = _int_limit_bits()
+        self.open: set[int] = set()  # ids of the containers being converted (cycles)
+
+    def cut(self, text: str) -> str:
+        self.complete = False
+        return text
+
+    def convert(self, value: Any, depth: int) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            return self.cut("...")
+        if depth > _MAX_DEPTH:
+            return self.cut("...")
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, int):
+            if self.int_bits and value.bit_length() > self.int_bits:
+                return self.cut(f"<int of {value.bit_length()} bits>")
+            return value
+        if isinstance(value, float):
+            return value if math.isfinite(value) else self.cut(str(value))
+        key = id(value)
+        if key in self.open:
+            return self.cut("<cycle>")
+        self.open.add(key)
         try:
-            return jsonable(dump(mode="json"), depth + 1)
-        except Exception:
-            return truncate_text(str(value), ERROR_MAX_CHARS)
-    fields: Any = getattr(value, "__struct_fields__", None)  # msgspec structs
-    if isinstance(fields, tuple):
-        names: Any = fields  # pyright: ignore[reportUnknownVariableType]
-        return {str(f): jsonable(getattr(value, str(f), None), depth + 1) for f in names}
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    return truncate_text(str(value), ERROR_MAX_CHARS)
+            return self._container(value, depth)
+        except Exception:  # a hostile object must not turn a result into a crash
+            return self.cut(safe_str(value, ERROR_MAX_CHARS))
+        finally:
+            self.open.discard(key)
+
+    def _container(self, value: Any, depth: int) -> Any:
+        if isinstance(value, enum.Enum):
+            return self.convert(value.value, depth + 1)
+        if isinstance(value, Mapping):
+            mapping: Any = value  # pyright: ignore[reportUnknownVariableType]
+            return {self.key(k): self.convert(v, depth + 1) for k, v in mapping.items()}
+        if isinstance(value, (list, tuple, set, frozenset)):
+            seq: Any = value  # pyright: ignore[reportUnknownVariableType]
+            return [self.convert(v, depth + 1) for v in seq]
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {
+                f.name: self.convert(getattr(value, f.name), depth + 1)
+                for f in dataclasses.fields(cast("Any", value))
+            }
+        dump = getattr(value, "model_dump", None)  # pydantic models
+        if callable(dump):
+            return self.convert(dump(mode="json"), depth + 1)
+        fields: Any = getattr(value, "__struct_fields__", None)  # msgspec structs
+        if isinstance(fields, tuple):
+            names: Any = fields  # pyright: ignore[reportUnknownVariableType]
+            return {str(f): self.convert(getattr(value, str(f), None), depth + 1) for f in names}
+        if isinstance(value, (datetime.date, datetime.time)):
+            return value.isoformat()
+        return self.cut(safe_str(value, ERROR_MAX_CHARS))
+
+    def key(self, key: Any) -> str:
+        if isinstance(key, str):
+            return key
+        self.budget -= 1
+        return safe_str(key, ERROR_MAX_CHARS)
+
+
+def jsonable(value: Any, budget: int = OUTPUT_MAX_CHARS) -> Any:
+    """Convert ``value`` to JSON data: dicts with string keys, lists, strings, numbers, bools, None.
+
+    Never raises. At most ``budget`` values are visited and 64 levels descended;
+    past that, and for a cycle, a non-finite float, an int too long to print or an
+    object it cannot convert, a short text stands in.
+    """
+    return _Converter(budget).convert(value, 0)
+
+
+def json_data(value: Any, budget: int) -> tuple[Any, bool]:
+    """Return ``jsonable(value, budget)`` and whether it is complete (nothing stood in)."""
+    converter = _Converter(budget)
+    data = converter.convert(value, 0)
+    return data, converter.complete
+
+
+def sendable(text: str) -> str:
+    """Escape the lone surrogates of ``text``: no UTF-8 encoder takes them."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def json_text(data: Any) -> str:
+    """Write JSON data (from ``jsonable``) as compact JSON text, ready to send."""
+    return sendable(json.dumps(data, ensure_ascii=False))
+
+
+def wire_text(value: Any) -> str:
+    """Read a call id or tool name the model sent as text: ``0`` stays ``"0"``.
+
+    ``None`` is ``""``; anything not a string (a number, ``False``, an int too long
+    to print, an object whose ``__str__`` raises) becomes bounded text, never an error.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return sendable(value)
+    return safe_str(value, ERROR_MAX_CHARS)
 
 
 def _output_text(value: Any, max_chars: int) -> str:
     if isinstance(value, str):
-        return truncate_text(value, max_chars)
-    text = json.dumps(jsonable(value), ensure_ascii=False)
-    return truncate_text(text, max_chars)
+        return sendable(truncate_text(value, max_chars))
+    return truncate_text(json_text(jsonable(value, max(max_chars, 1))), max_chars)
 
 
 def error_text(exc: BaseException, max_chars: int) -> str:
+    # cut once, below: the whole message first (never raising), then the bound
     if isinstance(exc, StandardToolValidationError):
-        detail = str(exc)
+        detail = safe_str(exc, sys.maxsize)
     else:
-        message = str(exc)
+        message = safe_str(exc, sys.maxsize)
         detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     return truncate_text(f"Error: {detail}", max_chars)
 
 
 def text_result(
-    outcome: Any, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
+    outcome: object, *, max_chars: int = OUTPUT_MAX_CHARS, error_max_chars: int = ERROR_MAX_CHARS
 ) -> str:
     """Render a tool's outcome as plain text for a model.
 
@@ -92,7 +199,7 @@ def text_result(
     An exception becomes ``"Error: <message>"``; a validation error keeps the
     core's message, which names the failing path and is bounded. Every text is
     cut at ``max_chars`` (errors at ``error_max_chars``) with a visible
-    ``[truncated, N chars]`` marker.
+    ``... [truncated N characters]`` marker.
 
     Examples:
         >>> text_result({"temp": 21})

@@ -15,9 +15,12 @@ arguments back, and lists what it cannot represent.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from typing_extensions import TypeGuard
 
 from standard_tool._shared import truncate_text
 from standard_tool.providers._convert_common import (
@@ -386,10 +389,16 @@ class Walker:
             elif key not in _STRUCTURAL or key in ("nullable",):
                 self._note(key, value, kind, notes)
         if self.rules.exclusive_bounds_inclusive:
-            if "exclusiveMinimum" in node and "minimum" not in out:
-                out["minimum"] = node["exclusiveMinimum"]
-            if "exclusiveMaximum" in node and "maximum" not in out:
-                out["maximum"] = node["exclusiveMaximum"]
+            for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+                value = node.get(key)
+                if not _is_number(value):
+                    continue
+                inclusive = _inclusive(value, key, kind)
+                if bound not in out:
+                    out[bound] = inclusive
+                elif kind == "integer" and _is_number(out[bound]):  # both: the tighter
+                    pick = max if key == "exclusiveMinimum" else min
+                    out[bound] = pick(out[bound], inclusive)
         if null:
             out = self._nullable(out)
         return out, plan
@@ -403,10 +412,9 @@ class Walker:
         if is_array(enum):
             kinds = {_family(_json_kind(v)) for v in enum if v is not None}
             if len(kinds) == 1:
-                only = kinds.pop()
-                if only == "number" and all(isinstance(v, int) for v in enum if v is not None):
-                    return "integer"
-                return only
+                # ``number``, never ``integer``, for whole numbers: JSON Schema's enum
+                # compares numbers by value, so ``0.0`` is in ``[0]`` too
+                return kinds.pop()
         return None
 
     def _keep_value(self, key: str, value: Any, kind: str) -> bool:
@@ -422,6 +430,8 @@ class Walker:
             "exclusiveMinimum",
             "exclusiveMaximum",
         ):
+            if kind == "integer" and _is_number(value):
+                return  # the inclusive bound written is exact for an integer
             word = "greater" if key == "exclusiveMinimum" else "less"
             notes.append(f"must be {word} than {value_text(value)}")
             return
@@ -616,6 +626,23 @@ class Walker:
         if parts:
             result["description"] = " ".join(parts)[:_MAX_DESCRIPTION]
         return result
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _inclusive(value: float, key: str, kind: str) -> float:
+    """Return the inclusive bound for an exclusive one: exact on an integer, else the same.
+
+    ``x > 0`` on an integer is ``x >= 1``; on a number no inclusive bound is exact, so
+    the bound is kept (admitting it) and a description note says "greater than".
+    """
+    if kind != "integer":
+        return value
+    if key == "exclusiveMinimum":
+        return math.floor(value) + 1
+    return math.ceil(value) - 1
 
 
 def _kinds_of(out: dict[str, Any], walker: Walker) -> frozenset[str]:

@@ -27,7 +27,7 @@ import msgspec
 from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
-from standard_tool._shared import pointer_tokens, safe_repr
+from standard_tool._shared import ecma_regex, pointer_tokens, safe_repr
 from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
@@ -90,7 +90,7 @@ class MsgspecSchemaProps(Generic[T, InT]):
                 except UnicodeEncodeError:  # msgspec cannot encode a lone surrogate
                     raise msgspec.ValidationError(_SURROGATE) from None
 
-        self._convert = convert
+        self._convert = _with_ecma_patterns(convert, type)
         self.fast_path = FastPath(self._convert, msgspec.ValidationError, _issues)
 
         def emit(side: str, library_options: Any) -> dict[str, Any]:
@@ -140,6 +140,117 @@ def _hoist_root_ref(schema: dict[str, Any]) -> dict[str, Any]:
     if json.dumps(ref) in json.dumps([body, rest]):
         rest = defs
     return {**body, "$defs": rest} if rest else body
+
+
+# --------------------------------------------------------------------------------------
+# ECMA-262 patterns. msgspec checks ``Meta(pattern=...)`` with Python's ``re.search``,
+# which accepts more than the ECMA-262 pattern JSON Schema advertises (``$`` before a
+# final newline, non-ASCII digits for ``\d``...). After msgspec accepts a JSON value,
+# every string under a ``pattern`` (or a key under ``propertyNames``) of the emitted
+# schema is checked again with its ECMA-262 meaning, so what is shown is what holds.
+# --------------------------------------------------------------------------------------
+
+
+def _with_ecma_patterns(convert: Callable[[Any], Any], type: Any) -> Callable[[Any], Any]:
+    try:
+        schema = msgspec.json.schema(type)
+    except Exception:  # a type msgspec cannot describe has no pattern to honour
+        return convert
+    if '"pattern"' not in json.dumps(schema):
+        return convert
+    defs = _mapping(schema.get("$defs"))
+
+    def checked(value: Any, /) -> Any:
+        result = convert(value)
+        problem = _pattern_problem(value, schema, defs, "$", 0)
+        if problem is not None:
+            raise msgspec.ValidationError(problem)
+        return result
+
+    return checked
+
+
+_JSON_KINDS: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "object": (dict,),
+    "array": (list, tuple),
+}
+
+
+def _mapping(node: object) -> dict[str, Any]:
+    return cast("dict[str, Any]", node) if isinstance(node, dict) else {}
+
+
+def _resolve(node: object, defs: dict[str, Any]) -> dict[str, Any]:
+    out = _mapping(node)
+    for _ in range(64):  # a chain of references, never a loop
+        ref = out.get("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+            return out
+        out = _mapping(defs.get(ref[len("#/$defs/") :]))
+    return out
+
+
+def _fits(value: object, node: dict[str, Any]) -> bool:
+    kind: Any = node.get("type")
+    if isinstance(kind, str):
+        kind = [kind]
+    if not isinstance(kind, list):
+        return True
+    listed: list[Any] = kind  # pyright: ignore[reportUnknownVariableType]
+    kinds = [str(k) for k in listed]
+    if isinstance(value, bool):
+        return "boolean" in kinds
+    return any(isinstance(value, _JSON_KINDS.get(k, ())) for k in kinds)
+
+
+def _pattern_problem(
+    value: object, schema: object, defs: dict[str, Any], at: str, depth: int
+) -> str | None:
+    """Return the first string (or key) missing its ECMA-262 pattern, in msgspec's words."""
+    node = _resolve(schema, defs)
+    if not node or depth > 200:
+        return None
+    branches: Any = node.get("anyOf") or node.get("oneOf")
+    if isinstance(branches, list):
+        options: list[Any] = branches  # pyright: ignore[reportUnknownVariableType]
+        fitting = [b for b in options if _fits(value, _resolve(b, defs))]
+        problems = [_pattern_problem(value, b, defs, at, depth + 1) for b in fitting]
+        if problems and all(p is not None for p in problems):
+            return problems[0]
+    pattern = node.get("pattern")
+    if isinstance(value, str) and isinstance(pattern, str):
+        if ecma_regex(pattern).search(value) is None:
+            return f"Expected `str` matching regex {pattern!r} - at `{at}`"
+        return None
+    if isinstance(value, dict):
+        props = _mapping(node.get("properties"))
+        extra = node.get("additionalProperties")
+        names = node.get("propertyNames")
+        for key, item in cast("dict[object, object]", value).items():
+            if isinstance(key, str) and names is not None:
+                problem = _pattern_problem(key, names, defs, at, depth + 1)
+                if problem is not None:
+                    message = problem.rsplit(" - at ", 1)[0]
+                    return f"{message} - at `key` in `{at}`"
+            sub = props.get(key, extra) if isinstance(key, str) else None
+            problem = _pattern_problem(item, sub, defs, f"{at}.{key}", depth + 1)
+            if problem is not None:
+                return problem
+    elif isinstance(value, (list, tuple)):
+        prefix: Any = node.get("prefixItems")
+        fixed: list[Any] = prefix if isinstance(prefix, list) else []  # pyright: ignore[reportUnknownVariableType]
+        items = node.get("items")
+        for index, item in enumerate(cast("list[object]", value)):
+            sub = fixed[index] if index < len(fixed) else items
+            problem = _pattern_problem(item, sub, defs, f"{at}[{index}]", depth + 1)
+            if problem is not None:
+                return problem
+    return None
 
 
 def _issues(err: msgspec.ValidationError) -> tuple[Issue]:
