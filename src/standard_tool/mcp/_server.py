@@ -61,7 +61,7 @@ def tools_list_entries(
 
 def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
     if result.success:
-        return mcp_call_tool_result(result.value, wrap=wrap)
+        return dict(mcp_call_tool_result(result.value, wrap=wrap))
     return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
 
 
