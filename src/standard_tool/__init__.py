@@ -4,7 +4,8 @@ Layer: façade (the top of the package; nothing inside the package imports it).
 
 This namespace re-exports the core (``standard_tool._core``: the Standard Schema /
 Standard JSON Schema binding, the Standard Tool V0 interface, the builder and the
-consumer helpers), function tools (``tool``, ``Param``, ``Meta``) and ``Toolkit``.
+consumer helpers), function tools (``tool``, ``Param``, ``Meta``), the call context
+(``ToolContext``, ``current_context``) and ``Toolkit``.
 The builder exported here also accepts a Pydantic model, a msgspec ``Struct`` type
 or a JSON Schema dict, wrapped by ``standard_tool.schemas`` when first needed.
 The optional layers live in submodules and are never imported here:
@@ -14,6 +15,7 @@ Typing plumbing lives in ``standard_tool.types``.
 
 import typing as _typing
 
+from standard_tool._context import ProgressEvent, ToolCancelledError, ToolContext, current_context
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
@@ -38,19 +40,22 @@ from standard_tool._core import (
     run_tool,
     run_tool_sync,
 )
-from standard_tool._function import Meta, Param, tool
+from standard_tool._function import AsyncFunctionTool, FunctionTool, Meta, Param, tool
 from standard_tool._toolkit import Toolkit, ToolResult
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncFunctionTool",
     "AsyncTool",
     "FailureResult",
     "FastPath",
+    "FunctionTool",
     "Issue",
     "Meta",
     "Param",
     "PathSegment",
+    "ProgressEvent",
     "StandardJSONSchemaV1",
     "StandardSchemaV1",
     "StandardToolError",
@@ -59,11 +64,14 @@ __all__ = [
     "StandardToolValidationError",
     "SuccessResult",
     "Tool",
+    "ToolCancelledError",
+    "ToolContext",
     "ToolDefinitionError",
     "ToolResult",
     "ToolSchema",
     "Toolkit",
     "__version__",
+    "current_context",
     "input_json_schema",
     "is_standard_json_schema",
     "is_standard_schema",

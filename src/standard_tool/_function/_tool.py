@@ -15,12 +15,23 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import operator
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, cast
 
-from typing_extensions import Annotated, TypeAlias, TypeVar, overload
+from typing_extensions import (
+    Annotated,
+    Concatenate,
+    Literal,
+    ParamSpec,
+    Self,
+    TypeAlias,
+    TypeVar,
+    overload,
+)
 
+from standard_tool._context import ToolContext, current_context
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
@@ -28,7 +39,7 @@ from standard_tool._core import (
     Issue,
     Tool,
     ToolDefinitionError,
-    standard_tool,
+    build_tool,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import exec_generated, generate, generate_check
@@ -37,10 +48,13 @@ from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
 from standard_tool._shared import truncate_text
 
-__all__ = ["Meta", "Param", "tool"]
+__all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
+_S = TypeVar("_S")
+_P = ParamSpec("_P")
+_P2 = ParamSpec("_P2")
 
 #: Mark the parameter that receives ``execute``'s ``meta``: ``ctx: Meta[MyContext]``.
 #: It is hidden from the schema and passed verbatim, never validated.
@@ -255,16 +269,30 @@ def _no_output(annotation: Any) -> bool:
     return annotation in (None, type(None), Any, object, inspect.Parameter.empty)
 
 
-class _Compiled:
-    __slots__ = ("description", "input_schema", "meta_name", "output_schema", "signature")
+def _is_context(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, ToolContext)
 
-    def __init__(self, fn: Callable[..., Any], label: str) -> None:
+
+class _Compiled:
+    __slots__ = (
+        "context_name",
+        "description",
+        "input_schema",
+        "meta_name",
+        "output_schema",
+        "signature",
+    )
+
+    def __init__(self, fn: Callable[..., Any], label: str, method: bool) -> None:
         problems: list[str] = []
         try:
             signature = inspect.signature(fn)
-            self.signature = signature
         except (TypeError, ValueError) as err:
             raise ToolDefinitionError(f"tool {label!r}: cannot read the signature: {err}") from err
+        if method:  # ``self`` / ``cls`` is bound, never sent by a model
+            signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+        self.signature = signature
+        self.context_name: str | None = None
         hints = _annotations(fn, problems)
         doc = parse_docstring(inspect.getdoc(fn))
         self.description = doc.description
@@ -283,6 +311,11 @@ class _Compiled:
                 continue
             if p.kind is p.POSITIONAL_ONLY:
                 problems.append(f"{where}: positional-only parameters are not supported")
+                continue
+            if _is_context(annotation):
+                if self.context_name is not None:
+                    problems.append(f"{where}: only one parameter can be a ToolContext")
+                self.context_name = p.name
                 continue
             if _is_meta(annotation):
                 if self.meta_name is not None:
@@ -332,20 +365,37 @@ class _Compiled:
 
 
 # --------------------------------------------------------------------------------------
-# The decorator
+# The handler: validated arguments in, the function called
 # --------------------------------------------------------------------------------------
 
 
-def _handler(
-    fn: Callable[..., Any], signature: inspect.Signature, meta_name: str | None
-) -> Callable[[Any, Any], Any]:
-    """Return ``run(value, meta)`` calling ``fn`` with the validated arguments.
+def _context_for(name: str, value: Any) -> ToolContext:
+    """Return the current call's context, or a fresh one for a call that has none."""
+    context = current_context()
+    if context is not None and context.tool_name == name:
+        return context
+    if context is None:
+        return ToolContext(name, arguments=value)
+    # A tool called from inside another tool's handler: a call of its own, same deadline.
+    return ToolContext(name, arguments=value, trace_id=context.trace_id, deadline=context.deadline)
+
+
+def _handler_source(
+    fn: Callable[..., Any],
+    signature: inspect.Signature,
+    meta_name: str | None,
+    context_name: str | None,
+    label: str,
+    method: bool,
+) -> tuple[str, dict[str, Any]]:
+    """Return the source of ``run(value, meta)`` calling ``fn`` with the validated arguments.
 
     The validated dict holds every parameter (defaults are filled in), so the
     call names each one instead of expanding ``**value``: positionally for a
     plain function (its signature is its code's), by keyword otherwise (a
     wrapper's advertised signature may not be how it takes its arguments).
-    Only ``**kwargs`` needs ``fn(**value)``.
+    Only ``**kwargs`` needs ``fn(**value)``. A method's ``run`` is made by
+    ``make(target)``, which binds the instance (or class) as the first argument.
     """
     params = list(signature.parameters.values())
     plain = (
@@ -353,11 +403,11 @@ def _handler(
         and not hasattr(fn, "__wrapped__")
         and getattr(fn, "__signature__", None) is None
     )
-    args: list[str] = []
+    args: list[str] = ["target"] if method else []
     first = ""
     # Parameter names are identifiers (``name=`` in the call); as dict keys they
     # are constants bound by name, like every value in generated code.
-    constants: dict[str, Any] = {"fn": fn}
+    constants: dict[str, Any] = {"fn": fn, "ctx": _context_for, "LABEL": label}
 
     def key(name: str) -> str:
         constant = f"K{len(constants)}"
@@ -367,10 +417,18 @@ def _handler(
     for p in params:
         if p.kind is p.VAR_KEYWORD:
             # Extra keys may name the Meta parameter too: Meta wins, as it always has.
-            first = "" if meta_name is None else f"value[{key(meta_name)}] = meta; "
-            args = ["**value"]
+            if meta_name is not None:
+                first += f"value[{key(meta_name)}] = meta; "
+            if context_name is not None:
+                first += f"value[{key(context_name)}] = ctx(LABEL, dict(value)); "
+            args = ["target", "**value"] if method else ["**value"]
             break
-        expr = "meta" if p.name == meta_name else f"value[{key(p.name)}]"
+        if p.name == meta_name:
+            expr = "meta"
+        elif p.name == context_name:
+            expr = "ctx(LABEL, value)"
+        else:
+            expr = f"value[{key(p.name)}]"
         positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
         args.append(expr if positional else f"{p.name}={expr}")
     call = f"fn({', '.join(args)})"
@@ -378,70 +436,407 @@ def _handler(
         source = f"async def run(value, meta):\n    {first}return await {call}\n"
     else:
         source = f"def run(value, meta):\n    {first}return {call}\n"
-    run: Callable[[Any, Any], Any] = exec_generated(source, constants, "handler")["run"]
-    return run
+    if method:
+        body = "".join(f"    {line}\n" for line in source.splitlines())
+        source = f"def make(target):\n{body}    return run\n"
+    return source, constants
+
+
+def _handler(fn: Callable[..., Any], compiled: _Compiled, label: str, method: bool) -> Any:
+    """``run(value, meta)``, or for a method ``make(target) -> run``."""
+    source, constants = _handler_source(
+        fn, compiled.signature, compiled.meta_name, compiled.context_name, label, method
+    )
+    return exec_generated(source, constants, "handler")["make" if method else "run"]
+
+
+# --------------------------------------------------------------------------------------
+# Function tools: still the function, and methods that bind
+# --------------------------------------------------------------------------------------
+
+#: How a function tool binds: not at all (a function or a staticmethod), to an instance, to a class.
+_Mode: TypeAlias = Literal["function", "static", "method", "class"]
+
+
+class _Spec:
+    """What a function tool keeps of its function (shared by every bound copy)."""
+
+    __slots__ = ("compiled", "context_index", "fn", "make", "mode")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        mode: _Mode,
+        compiled: _Compiled,
+        make: Callable[..., Any] | None,
+    ) -> None:
+        self.fn = fn
+        self.mode: _Mode = mode
+        self.compiled = compiled
+        self.make = make
+        # Where a direct call could pass the context positionally (``None``: by keyword only).
+        self.context_index: int | None = None
+        if compiled.context_name is not None:
+            names = [
+                p.name
+                for p in compiled.signature.parameters.values()
+                if p.kind is p.POSITIONAL_OR_KEYWORD
+            ]
+            if compiled.context_name in names:
+                self.context_index = names.index(compiled.context_name)
+
+
+#: ``_target`` of a function tool not bound to an instance or a class.
+_UNBOUND: Any = object()
+
+
+def _direct_call(tool: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    spec: _Spec = tool._spec
+    name = spec.compiled.context_name
+    if name is not None and name not in kwargs:
+        index = spec.context_index
+        if index is None or len(args) <= index:
+            kwargs[name] = _context_for(tool.name, dict(kwargs))
+    target = tool._target
+    if target is _UNBOUND:
+        return spec.fn(*args, **kwargs)
+    return spec.fn(target, *args, **kwargs)
+
+
+def _bind(tool: Any, target: Any) -> Any:
+    """Return a copy of a method tool whose handler receives ``target`` first."""
+    spec: _Spec = tool._spec
+    assert spec.make is not None
+    bound = build_tool(
+        name=tool.name,
+        description=tool.description,
+        title=tool.title,
+        execute=spec.make(target),
+        input_schema=tool.input_schema,
+        output_schema=tool.output_schema,
+        classes=_CLASSES,
+    )
+    _finish(bound, spec, target, tool.timeout)
+    return bound
+
+
+def _finish(tool: Any, spec: _Spec, target: Any, timeout: float | None) -> None:
+    setattr_ = object.__setattr__
+    setattr_(tool, "_spec", spec)
+    setattr_(tool, "_target", target)
+    setattr_(tool, "timeout", timeout)
+    setattr_(tool, "__wrapped__", spec.fn)
+
+
+class _Binds:
+    """The descriptor half of a function tool: a method tool binds like a method."""
+
+    __slots__ = ()
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        spec: _Spec = self._spec
+        fn = spec.fn
+        if spec.mode != "function" or self._target is not _UNBOUND:
+            return
+        defined_here = getattr(fn, "__qualname__", None) == f"{owner.__qualname__}.{name}"
+        first = next(iter(inspect.signature(fn).parameters.values()), None)
+        if defined_here and first is not None:
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: a function defined in class "
+                f"{owner.__qualname__} takes {first.name!r} first; name it `self` to make "
+                "a method tool, or put @staticmethod under @tool"
+            )
+
+    if not TYPE_CHECKING:  # typed per class below
+
+        def __get__(self, instance, owner=None):
+            return _get(self, instance, owner)
+
+
+def _get(tool: Any, instance: Any, owner: Any) -> Any:
+    """``tool.__get__``: a method tool binds to the instance, a classmethod tool to the class."""
+    spec: _Spec = tool._spec
+    if spec.mode in ("function", "static") or tool._target is not _UNBOUND:
+        return tool
+    if spec.mode == "class":
+        return _bind(tool, owner if owner is not None else type(instance))
+    if instance is None:
+        return tool
+    return _bind(tool, instance)
+
+
+class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R]):
+    """A synchronous tool made by ``@tool`` from a function: it is still the function.
+
+    ``get_weather("Paris")`` calls the function as written (no validation: a
+    direct call is a Python call); ``get_weather.execute({"city": "Paris"})`` is
+    the tool call a model makes (validated). Decorating a method gives a tool
+    that binds like a method: ``Client(key).get_orders`` is a tool whose handler
+    receives the instance and whose schema has no ``self``.
+
+    Attributes:
+        timeout: the default number of seconds a call may take (``@tool(timeout=...)``);
+            the ``Toolkit`` and the runners use it when the call gives none.
+    """
+
+    __slots__ = ("__wrapped__", "_spec", "_target", "timeout")
+
+    timeout: float | None
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+        """Call the function itself, exactly as if it were not decorated."""
+        result: _R = _direct_call(self, args, kwargs)
+        return result
+
+    if TYPE_CHECKING:
+        # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[type[_S], _P2], _R], instance: None, owner: type[_S], /
+        ) -> FunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: None, owner: Any = None, /) -> Self: ...
+        # Read through an instance: a classmethod tool drops ``cls``, a method ``self``.
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[type[_S], _P2], _R], instance: _S, owner: Any = None, /
+        ) -> FunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[_S, _P2], _R], instance: _S, owner: Any = None, /
+        ) -> FunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
+        def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+
+
+class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[_P, _R]):
+    """An async tool made by ``@tool`` from an ``async def`` function: still the function.
+
+    ``await fetch("https://...")`` calls the coroutine function as written; see
+    ``FunctionTool`` for the rest.
+
+    Attributes:
+        timeout: the default number of seconds a call may take (``@tool(timeout=...)``).
+    """
+
+    __slots__ = ("__wrapped__", "_spec", "_target", "timeout")
+
+    timeout: float | None
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> Coroutine[Any, Any, _R]:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+        """Call the coroutine function itself, exactly as if it were not decorated."""
+        result: Coroutine[Any, Any, _R] = _direct_call(self, args, kwargs)
+        return result
+
+    if TYPE_CHECKING:
+        # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[type[_S], _P2], _R],
+            instance: None,
+            owner: type[_S],
+            /,
+        ) -> AsyncFunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: None, owner: Any = None, /) -> Self: ...
+        # Read through an instance: a classmethod tool drops ``cls``, a method ``self``.
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[type[_S], _P2], _R],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> AsyncFunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[_S, _P2], _R], instance: _S, owner: Any = None, /
+        ) -> AsyncFunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
+        def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+
+
+_CLASSES: Any = (FunctionTool, AsyncFunctionTool)
+
+
+# --------------------------------------------------------------------------------------
+# The decorator
+# --------------------------------------------------------------------------------------
+
+
+def _in_class_body(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` was defined directly in a class body (its qualname says so)."""
+    parts = str(getattr(fn, "__qualname__", "")).split(".")
+    return len(parts) > 1 and parts[-2] != "<locals>"
+
+
+def _unwrap(obj: Any, label: str) -> tuple[Callable[..., Any], _Mode]:
+    """Return the function and how it binds: not at all, to an instance, to a class."""
+    if isinstance(obj, (Tool, AsyncTool)):
+        raise ToolDefinitionError(f"tool {label!r}: already a tool; apply @tool once")
+    if isinstance(obj, property):
+        raise ToolDefinitionError(
+            f"tool {label!r}: a property cannot be a tool (it takes no arguments a model "
+            "could send); decorate a method instead"
+        )
+    if isinstance(obj, staticmethod):
+        return _callable(cast("Any", obj).__func__), "static"
+    if isinstance(obj, classmethod):
+        fn = _callable(cast("Any", obj).__func__)
+        if not inspect.signature(fn).parameters:
+            raise ToolDefinitionError(f"tool {label!r}: a classmethod needs its `cls` parameter")
+        return fn, "class"
+    if not callable(obj):
+        raise ToolDefinitionError(f"tool: expected a function, got {type(obj).__name__}")
+    fn = _callable(obj)
+    if inspect.isfunction(fn) and _in_class_body(fn):
+        first = next(iter(inspect.signature(fn).parameters.values()), None)
+        if first is not None and first.name == "self":
+            return fn, "method"
+        if first is not None and first.name == "cls":
+            raise ToolDefinitionError(
+                f"tool {label!r}: takes `cls` first but is not a classmethod; write "
+                "@tool above @classmethod (the other order cannot bind)"
+            )
+    return fn, "function"
+
+
+def _callable(fn: Any) -> Callable[..., Any]:
+    out: Callable[..., Any] = fn
+    return out
+
+
+def _check_timeout(timeout: object, label: str) -> float | None:
+    if timeout is None:
+        return None
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or math.isnan(timeout)
+        or timeout <= 0
+    ):
+        raise ToolDefinitionError(
+            f"tool {label!r}: timeout must be a positive number of seconds or None, "
+            f"got {timeout!r:.40}"
+        )
+    return float(timeout)
+
+
+def _label(obj: Any, name: str | None) -> str:
+    if name:
+        return name
+    inner = getattr(obj, "__func__", obj)
+    return str(getattr(inner, "__name__", None) or type(obj).__name__)
 
 
 def _build(
-    fn: Callable[..., Any], name: str | None, description: str | None, title: str | None
+    obj: Any,
+    name: str | None,
+    description: str | None,
+    title: str | None,
+    timeout: float | None = None,
 ) -> Any:
-    if not callable(fn):
-        raise ToolDefinitionError(f"tool: expected a function, got {type(fn).__name__}")
-    label = name or getattr(fn, "__name__", None) or type(fn).__name__
+    label = _label(obj, name)
+    fn, mode = _unwrap(obj, label)
+    seconds = _check_timeout(timeout, label)
+    method = mode in ("method", "class")
     try:
-        compiled = _Compiled(fn, label)
+        compiled = _Compiled(fn, label, method)
     except RecursionError as err:
         raise ToolDefinitionError(
             f"tool {label!r}: an annotation nests too deeply to compile; "
             "name its inner parts (a TypedDict, a dataclass or a type alias)"
         ) from err
-    return standard_tool(
+    made = _handler(fn, compiled, label, method)
+    make: Callable[..., Any] | None = None
+    if method:
+        execute, make = _unbound_handler(fn, label), made
+    else:
+        execute = made
+    built = build_tool(
         name=label,
         description=compiled.description if description is None else description,
         title=title,
-        execute=_handler(fn, compiled.signature, compiled.meta_name),
+        execute=execute,
         input_schema=compiled.input_schema,
         output_schema=compiled.output_schema,
+        classes=_CLASSES,
     )
+    _finish(built, _Spec(fn, mode, compiled, make), _UNBOUND, seconds)
+    return built
+
+
+def _unbound_handler(fn: Callable[..., Any], label: str) -> Callable[..., Any]:
+    """Return the handler of a method tool read from its class: it says what to do."""
+    owner = str(getattr(fn, "__qualname__", "")).rpartition(".")[0] or "its class"
+    message = (
+        f"tool {label!r} is a method of {owner}; run it from an instance "
+        f"(`{owner}(...).{getattr(fn, '__name__', label)}.execute(...)`)"
+    )
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def unbound_async(value: Any, meta: Any) -> Any:
+            raise TypeError(message)
+
+        return unbound_async
+
+    def unbound(value: Any, meta: Any) -> Any:
+        raise TypeError(message)
+
+    return unbound
 
 
 class _ToolDecorator:
     """What ``tool(name=..., ...)`` returns: apply it to a function."""
 
-    __slots__ = ("_description", "_name", "_title")
+    __slots__ = ("_description", "_name", "_timeout", "_title")
 
-    def __init__(self, name: str | None, description: str | None, title: str | None) -> None:
+    def __init__(
+        self,
+        name: str | None,
+        description: str | None,
+        title: str | None,
+        timeout: float | None,
+    ) -> None:
         self._name = name
         self._description = description
         self._title = title
+        self._timeout = timeout
 
     @overload
     def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
-        self, fn: Callable[..., Coroutine[Any, Any, _R]], /
-    ) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+        self, fn: Callable[_P, Coroutine[Any, Any, _R]], /
+    ) -> AsyncFunctionTool[_P, _R]: ...
     @overload
-    def __call__(self, fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
-    def __call__(self, fn: Callable[..., Any], /) -> Any:
-        return _build(fn, self._name, self._description, self._title)
+    def __call__(self, fn: Callable[_P, _R], /) -> FunctionTool[_P, _R]: ...
+    def __call__(self, fn: Any, /) -> Any:
+        return _build(fn, self._name, self._description, self._title, self._timeout)
 
 
 @overload
 def tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
-    fn: Callable[..., Coroutine[Any, Any, _R]], /
-) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+    fn: Callable[_P, Coroutine[Any, Any, _R]], /
+) -> AsyncFunctionTool[_P, _R]: ...
 @overload
-def tool(fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
+def tool(fn: Callable[_P, _R], /) -> FunctionTool[_P, _R]: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None, title: str | None = None
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    title: str | None = None,
+    timeout: float | None = None,
 ) -> _ToolDecorator: ...
 def tool(
-    fn: Callable[..., Any] | None = None,
+    fn: Any = None,
     /,
     *,
     name: str | None = None,
     description: str | None = None,
     title: str | None = None,
+    timeout: float | None = None,
 ) -> Any:
     """Build a Standard Tool from a typed function.
 
@@ -453,6 +848,14 @@ def tool(
     The return annotation becomes the output schema; the returned value is
     checked against it and passed through unchanged. ``async def`` functions give
     an async tool.
+
+    The tool is still the function: ``get_weather("Paris")`` calls it as
+    written, and type checkers see its signature. On a method (first parameter
+    ``self``) the tool binds like a method: ``Client(key).get_orders`` is a tool
+    whose handler receives the instance, and whose schema has no ``self``. Put
+    ``@tool`` above ``@classmethod`` or ``@staticmethod``. A parameter annotated
+    ``Meta[...]`` receives ``execute``'s ``meta``; one annotated ``ToolContext``
+    receives the call's context. Neither appears in the schema.
 
     Use it bare (``@tool``) or with options (``@tool(name="...")``).
 
@@ -468,18 +871,23 @@ def tool(
         ...     return f"20 degrees {units} in {city}"
         >>> get_weather.execute({"city": "Paris"})
         '20 degrees c in Paris'
+        >>> get_weather("Rome", units="f")
+        '20 degrees f in Rome'
 
     Args:
         fn: the function (when used bare).
         name: the tool name; defaults to the function's ``__name__``.
         description: defaults to the docstring without its Args/Returns/Raises sections.
         title: an optional human-readable title.
+        timeout: seconds a call may take when the ``Toolkit`` or a runner runs it
+            and the call gives no timeout of its own (``None``: their default).
 
     Raises:
         ToolDefinitionError: a parameter or the return annotation cannot be
-            expressed as JSON Schema (every problem is listed), or the function
-            takes ``*args`` or positional-only parameters.
+            expressed as JSON Schema (every problem is listed), the function
+            takes ``*args`` or positional-only parameters, or it cannot bind
+            (``@classmethod`` above ``@tool``, a property).
     """
     if fn is None:
-        return _ToolDecorator(name, description, title)
-    return _build(fn, name, description, title)
+        return _ToolDecorator(name, description, title, timeout)
+    return _build(fn, name, description, title, timeout)

@@ -1,0 +1,233 @@
+"""The call context: what a running tool can know about its call, from anywhere in it.
+
+Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
+
+A ``ToolContext`` describes one call: the tool's name, the call id, the raw
+arguments, an optional trace id, a deadline, a cancellation flag and a way to
+report progress. Whoever runs a call (``Toolkit``, the runners, MCP serving, a
+direct call of a function tool) makes it the *current* context for the duration
+of the call, in a ``contextvars.ContextVar``, so any handler of any conforming
+tool can read it with ``current_context()``. A ``@tool`` function can also ask
+for it by annotating a parameter with ``ToolContext`` (hidden from every schema).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from standard_tool._core import StandardToolError
+
+__all__ = [
+    "ProgressEvent",
+    "ToolCancelledError",
+    "ToolContext",
+    "current_context",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEvent:
+    """One progress report of a running call.
+
+    Attributes:
+        progress: how far the call is (a count or a fraction; the tool decides).
+        total: what ``progress`` counts up to, when known.
+        message: a short human-readable note.
+        data: what a streaming handler yielded (``None`` for ``report_progress``).
+    """
+
+    progress: float | None = None
+    total: float | None = None
+    message: str | None = None
+    data: Any = None
+
+
+class ToolCancelledError(StandardToolError):
+    """Raised by ``ToolContext.raise_if_cancelled`` once the call was cancelled or timed out."""
+
+
+_EVENT_LOCK = threading.Lock()
+
+#: Receives every ``ProgressEvent`` a call reports (a ``Toolkit`` callback, an MCP session...).
+ProgressCallback = Callable[[ProgressEvent], Any]
+
+
+class ToolContext:
+    """What a running tool can know about its call.
+
+    Built by whoever runs the call; a handler reads it with ``current_context()``
+    or by annotating a ``@tool`` parameter with ``ToolContext``.
+
+    Examples:
+        >>> from standard_tool import ToolContext, tool
+        >>> @tool
+        ... def whoami(ctx: ToolContext) -> str:
+        ...     '''Say which tool this is.'''
+        ...     return ctx.tool_name
+        >>> whoami.execute({})
+        'whoami'
+
+    Args:
+        tool_name: the name of the tool being called.
+        call_id: the provider's id for the call; a fresh ``"call_..."`` id when omitted.
+        arguments: the arguments as the caller sent them (before validation).
+        trace_id: an id that ties the call to a trace, when the caller has one.
+        timeout: seconds the call may take from now; sets ``deadline``.
+        deadline: the ``time.monotonic()`` value at which the call is late (wins
+            over ``timeout``).
+        on_progress: receives each ``ProgressEvent`` reported during the call.
+    """
+
+    __slots__ = (
+        "_call_id",
+        "_cancelled",
+        "_on_progress",
+        "arguments",
+        "deadline",
+        "tool_name",
+        "trace_id",
+    )
+
+    tool_name: str
+    arguments: Any
+    trace_id: str | None
+    deadline: float | None
+
+    def __init__(
+        self,
+        tool_name: str,
+        *,
+        call_id: str | None = None,
+        arguments: Any = None,
+        trace_id: str | None = None,
+        timeout: float | None = None,
+        deadline: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
+        self.tool_name = tool_name
+        self._call_id = call_id
+        self.arguments = arguments
+        self.trace_id = trace_id
+        if deadline is None and timeout is not None:
+            deadline = time.monotonic() + timeout
+        self.deadline = deadline
+        self._cancelled: threading.Event | None = None
+        self._on_progress = on_progress
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolContext(tool_name={self.tool_name!r}, call_id={self.call_id!r}, "
+            f"time_left={self.time_left()!r}, cancelled={self.cancelled})"
+        )
+
+    @property
+    def call_id(self) -> str:
+        """The provider's id for this call, or a generated ``"call_<hex>"`` id."""
+        if self._call_id is None:
+            self._call_id = "call_" + os.urandom(12).hex()
+        return self._call_id
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (never negative), or ``None`` without a deadline."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.monotonic(), 0.0)
+
+    # -- cancellation ----------------------------------------------------------------
+
+    def _event(self) -> threading.Event:
+        # Built on first use (most calls never ask), under a lock so that a waiting
+        # handler and a cancelling runner always share one Event.
+        with _EVENT_LOCK:
+            event = self._cancelled
+            if event is None:
+                event = self._cancelled = threading.Event()
+        return event
+
+    @property
+    def cancelled(self) -> bool:
+        """``True`` once the caller gave up on the call (a timeout or a cancellation).
+
+        A synchronous handler polls this (or calls ``wait``) to stop early: a thread
+        cannot be stopped from outside.
+        """
+        event = self._cancelled
+        return event is not None and event.is_set()
+
+    def cancel(self) -> None:
+        """Mark the call cancelled (the runner does this when the deadline passes)."""
+        self._event().set()
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds`` (and never past the deadline), waking at cancellation.
+
+        Use it in place of ``time.sleep`` in a synchronous handler.
+
+        Returns:
+            ``True`` when the call was cancelled, ``False`` when the time ran out.
+        """
+        left = self.time_left()
+        if left is not None:
+            seconds = min(seconds, left)
+        return self._event().wait(max(seconds, 0.0))
+
+    def raise_if_cancelled(self) -> None:
+        """Raise ``ToolCancelledError`` when the call was cancelled or its deadline passed."""
+        if self.cancelled or (self.deadline is not None and time.monotonic() >= self.deadline):
+            raise ToolCancelledError(f"tool {self.tool_name!r}: the call was cancelled")
+
+    # -- progress --------------------------------------------------------------------
+
+    def report_progress(
+        self,
+        progress: float | None = None,
+        total: float | None = None,
+        message: str | None = None,
+        *,
+        data: Any = None,
+    ) -> None:
+        """Tell whoever runs the call how far it is; a no-op when nobody listens.
+
+        An exception raised by the listener is not the tool's problem: it is dropped.
+        """
+        listener = self._on_progress
+        if listener is None:
+            return
+        # A failing observer must not fail the call it observes.
+        with contextlib.suppress(Exception):
+            listener(ProgressEvent(progress, total, message, data))
+
+
+_CURRENT: contextvars.ContextVar[ToolContext | None] = contextvars.ContextVar(
+    "standard_tool_context", default=None
+)
+
+#: ``current_context()`` without a Python frame of its own.
+_current = _CURRENT.get
+
+
+def current_context() -> ToolContext | None:
+    """Return the context of the tool call running here, or ``None`` outside a call.
+
+    The ``Toolkit``, the runners, MCP serving and direct calls of ``@tool``
+    functions set it; any conforming tool's handler (sync or async, in a worker
+    thread or not) can read it.
+    """
+    return _CURRENT.get()
+
+
+def enter(context: ToolContext) -> contextvars.Token[ToolContext | None]:
+    """Make ``context`` current; pass the token to ``leave``."""
+    return _CURRENT.set(context)
+
+
+def leave(token: contextvars.Token[ToolContext | None]) -> None:
+    """Restore the context current before ``enter``."""
+    _CURRENT.reset(token)
