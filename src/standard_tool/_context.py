@@ -166,21 +166,23 @@ class ToolContext:
         self._event().set()
 
     def wait(self, seconds: float) -> bool:
-        """Sleep up to ``seconds`` (and never past the deadline), waking at cancellation.
+        """Sleep up to ``seconds``, waking early when the call is cancelled.
 
-        Use it in place of ``time.sleep`` in a synchronous handler.
+        Use it in place of ``time.sleep`` in a synchronous handler:
+        ``while not ctx.wait(1.0): ...``. Whoever runs the call cancels it when
+        its deadline passes.
 
         Returns:
             ``True`` when the call was cancelled, ``False`` when the time ran out.
         """
-        left = self.time_left()
-        if left is not None:
-            seconds = min(seconds, left)
         return self._event().wait(max(seconds, 0.0))
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def raise_if_cancelled(self) -> None:
         """Raise ``ToolCancelledError`` when the call was cancelled or its deadline passed."""
-        if self.cancelled or (self.deadline is not None and time.monotonic() >= self.deadline):
+        if self.cancelled or self._late():
             raise ToolCancelledError(f"tool {self.tool_name!r}: the call was cancelled")
 
     # -- progress --------------------------------------------------------------------

@@ -533,6 +533,11 @@ class _Binds:
 
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        _spec: _Spec
+        _target: Any
+        name: str
+
     def __set_name__(self, owner: type, name: str) -> None:
         spec: _Spec = self._spec
         fn = spec.fn
