@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from typing_extensions import Literal, assert_type
 
-from standard_tool import AsyncFunctionTool, AsyncTool, FunctionTool, Meta, Tool, ToolContext, tool
+from standard_tool import (
+    AsyncFunctionTool,
+    AsyncTool,
+    FunctionTool,
+    Meta,
+    ProgressEvent,
+    ResultEvent,
+    Tool,
+    ToolContext,
+    stream_tool,
+    tool,
+)
 from standard_tool.types import ErrorEnvelope
 
 
@@ -115,3 +127,31 @@ def whoami(ctx: ToolContext) -> str:
 
 who: FunctionTool[[ToolContext], str] = whoami
 assert_type(whoami.execute({}), str)
+
+
+# -- streaming tools: execute gives the result, a direct call the generator ---------
+
+
+@tool
+def count_up(n: int) -> Iterator[int]:
+    """Count."""
+    yield from range(n)
+
+
+@tool
+async def acount_up(n: int) -> AsyncIterator[str]:
+    """Count."""
+    yield str(n)
+
+
+assert_type(count_up.execute({"n": 2}), int)
+assert_type(count_up(2), Iterator[int])
+assert_type(count_up.stream({"n": 2}), AsyncIterator[ProgressEvent | ResultEvent])
+assert_type(acount_up(2), AsyncIterator[str])
+
+
+async def use_streams() -> None:
+    assert_type(await acount_up.execute({"n": 2}), str)
+    async for event in stream_tool(count_up, {"n": 1}):
+        if isinstance(event, ResultEvent):
+            assert_type(event.value, Any)

@@ -15,7 +15,14 @@ Typing plumbing lives in ``standard_tool.types``.
 
 import typing as _typing
 
-from standard_tool._context import ProgressEvent, ToolCancelledError, ToolContext, current_context
+from standard_tool._context import (
+    ProgressEvent,
+    ResultEvent,
+    ToolCancelledError,
+    ToolContext,
+    current_context,
+    stream_tool,
+)
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
@@ -56,6 +63,7 @@ __all__ = [
     "Param",
     "PathSegment",
     "ProgressEvent",
+    "ResultEvent",
     "StandardJSONSchemaV1",
     "StandardSchemaV1",
     "StandardToolError",
@@ -80,6 +88,7 @@ __all__ = [
     "run_tool",
     "run_tool_sync",
     "standard_tool",
+    "stream_tool",
     "tool",
 ]
 

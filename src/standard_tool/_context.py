@@ -15,20 +15,27 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import inspect
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from standard_tool._core import StandardToolError
+from typing_extensions import TypeVar
+
+from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
+
+_T = TypeVar("_T")
 
 __all__ = [
     "ProgressEvent",
+    "ResultEvent",
     "ToolCancelledError",
     "ToolContext",
     "current_context",
+    "stream_tool",
 ]
 
 
@@ -41,12 +48,38 @@ class ProgressEvent:
         total: what ``progress`` counts up to, when known.
         message: a short human-readable note.
         data: what a streaming handler yielded (``None`` for ``report_progress``).
+        tool_name: the tool that reported it.
+        call_id: the id of the call it belongs to.
     """
 
     progress: float | None = None
     total: float | None = None
     message: str | None = None
     data: Any = None
+    tool_name: str | None = None
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultEvent:
+    """The last event of a streamed call: its result, or the exception it failed with.
+
+    Attributes:
+        value: what ``execute`` returned (``None`` on failure).
+        error: the ``Exception`` the call raised, or ``None`` on success.
+        tool_name: the tool that was called.
+        call_id: the call's id.
+    """
+
+    value: Any = None
+    error: Exception | None = None
+    tool_name: str | None = None
+    call_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the call returned (``value`` is its result)."""
+        return self.error is None
 
 
 class ToolCancelledError(StandardToolError):
@@ -202,9 +235,10 @@ class ToolContext:
         listener = self._on_progress
         if listener is None:
             return
+        event = ProgressEvent(progress, total, message, data, self.tool_name, self.call_id)
         # A failing observer must not fail the call it observes.
         with contextlib.suppress(Exception):
-            listener(ProgressEvent(progress, total, message, data))
+            listener(event)
 
 
 _CURRENT: contextvars.ContextVar[ToolContext | None] = contextvars.ContextVar(
@@ -233,3 +267,112 @@ def enter(context: ToolContext) -> contextvars.Token[ToolContext | None]:
 def leave(token: contextvars.Token[ToolContext | None]) -> None:
     """Restore the context current before ``enter``."""
     _CURRENT.reset(token)
+
+
+# --------------------------------------------------------------------------------------
+# Streaming: a call's events as an async iterator
+# --------------------------------------------------------------------------------------
+
+#: What a stream yields: progress, then one final event.
+Event = ProgressEvent | ResultEvent
+
+
+async def stream_events(
+    start: Callable[[ProgressCallback], Awaitable[_T]],
+    final: Callable[[_T | None, Exception | None], Any],
+) -> AsyncIterator[Any]:
+    """Run ``start(listener)`` and yield each event it reports, then ``final(result, error)``.
+
+    The listener may be called from any thread. When the consumer stops early
+    (``aclose``, ``break``), the call is cancelled.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[ProgressEvent] = asyncio.Queue()
+
+    def listener(event: ProgressEvent) -> None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(event)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    task = asyncio.ensure_future(start(listener))
+    try:
+        while not task.done():
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                yield getter.result()
+            else:
+                getter.cancel()
+        # Events scheduled from a worker thread just before it finished.
+        await asyncio.sleep(0)
+        while not queue.empty():
+            yield queue.get_nowait()
+        try:
+            result = task.result()
+        except Exception as exc:
+            yield final(None, exc)
+        else:
+            yield final(result, None)
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+def stream_tool(
+    tool: StandardToolV0Definition[Any, Any, Any, Any],
+    input: Any = None,
+    meta: Any = None,
+    *,
+    call_id: str | None = None,
+) -> AsyncIterator[Event]:
+    """Run any conforming tool and yield its events: progress, then one ``ResultEvent``.
+
+    A sync tool runs in a worker thread so its progress arrives while it runs;
+    an async tool runs in a task of its own. The tool's handler reports progress
+    through ``current_context().report_progress(...)`` (a generator ``@tool``
+    reports each value it yields). The stream never raises for the tool's
+    ``Exception``: the final event holds it.
+
+    Examples:
+        >>> import asyncio
+        >>> from standard_tool import standard_tool, stream_tool
+        >>> double = standard_tool(name="double", description="Double.", execute=lambda n: 2 * n)
+        >>> async def main() -> list[object]:
+        ...     return [event.value async for event in stream_tool(double, 21)]
+        >>> asyncio.run(main())
+        [42]
+    """
+    context = ToolContext(tool.name, call_id=call_id, arguments=input)
+
+    async def start(listener: ProgressCallback) -> Any:
+        import asyncio
+
+        context._on_progress = listener  # pyright: ignore[reportPrivateUsage]  # same module
+        token = _CURRENT.set(context)
+        try:
+            if is_async_callable(tool.execute):
+                return await tool.execute(input, meta)
+            copied = contextvars.copy_context()
+            execute: Callable[[Any, Any], Any] = tool.execute
+
+            def call() -> Any:
+                return copied.run(execute, input, meta)
+
+            result = await asyncio.get_running_loop().run_in_executor(None, call)
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        finally:
+            _CURRENT.reset(token)
+
+    def final(value: Any, error: Exception | None) -> ResultEvent:
+        return ResultEvent(value, error, context.tool_name, context.call_id)
+
+    return stream_events(start, final)

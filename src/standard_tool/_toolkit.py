@@ -17,7 +17,7 @@ import inspect
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,7 +26,14 @@ from typing_extensions import TypeVar, overload
 if TYPE_CHECKING:
     import concurrent.futures
 
-from standard_tool._context import ProgressCallback, ToolContext, enter, leave
+from standard_tool._context import (
+    ProgressCallback,
+    ProgressEvent,
+    ToolContext,
+    enter,
+    leave,
+    stream_events,
+)
 from standard_tool._core import (
     StandardToolError,
     StandardToolV0Definition,
@@ -248,6 +255,9 @@ class Toolkit:
         sequential: the runners run a response's calls one after another, in
             order, instead of concurrently (for tools whose calls depend on each
             other, such as "create" then "search").
+        on_progress: receives every ``ProgressEvent`` of every call that passes no
+            listener of its own, the runners' calls included (each event names
+            its tool and call id). Called from the thread the tool runs in.
 
     Raises:
         NotAToolError: an item is not a tool (every problem is listed at once);
@@ -255,7 +265,16 @@ class Toolkit:
         DuplicateToolNameError: two tools have the same name; a ``ValueError``.
     """
 
-    __slots__ = ("__weakref__", "_async", "_limits", "_tools", "name", "sequential", "timeout")
+    __slots__ = (
+        "__weakref__",
+        "_async",
+        "_limits",
+        "_tools",
+        "name",
+        "on_progress",
+        "sequential",
+        "timeout",
+    )
 
     _tools: dict[str, AnyTool]
     _async: frozenset[str]
@@ -263,6 +282,7 @@ class Toolkit:
     name: str | None
     timeout: float | None
     sequential: bool
+    on_progress: ProgressCallback | None
 
     def __init__(
         self,
@@ -271,6 +291,7 @@ class Toolkit:
         name: str | None = None,
         timeout: float | None = None,
         sequential: bool = False,
+        on_progress: ProgressCallback | None = None,
     ) -> None:
         problems: builtins.list[str] = []
         if name is not None and not isinstance(cast("object", name), str):
@@ -322,6 +343,7 @@ class Toolkit:
         setattr_(self, "name", name)
         setattr_(self, "timeout", default)
         setattr_(self, "sequential", bool(sequential))
+        setattr_(self, "on_progress", on_progress)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Toolkit is immutable; cannot set {name!r}")
@@ -442,7 +464,7 @@ class Toolkit:
             arguments=input,
             trace_id=trace_id,
             timeout=limit,
-            on_progress=on_progress,
+            on_progress=self.on_progress if on_progress is None else on_progress,
         )
         token = enter(context)
         try:
@@ -466,6 +488,63 @@ class Toolkit:
         finally:
             leave(token)
         return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+
+    def astream(
+        self,
+        name: str,
+        input: Any = None,
+        meta: Any = None,
+        *,
+        timeout: float | None = None,
+        call_id: str | None = None,
+        trace_id: str | None = None,
+    ) -> AsyncIterator[ProgressEvent | ToolResult]:
+        """Run the tool called ``name``; yield its progress events, then its ``ToolResult``.
+
+        The call runs as ``aexecute`` runs it. A sync tool with a deadline runs in a
+        worker thread, so its events arrive while it runs; without one it runs
+        inline and its events arrive when it is done. Stopping the iteration early
+        cancels the call.
+
+        Examples:
+            >>> import asyncio
+            >>> from collections.abc import Iterator
+            >>> from standard_tool import tool
+            >>> @tool(description="Count to n.")
+            ... def count(n: int) -> Iterator[int]:
+            ...     yield from range(1, n + 1)
+            >>> async def main() -> list[object]:
+            ...     return [e async for e in Toolkit([count]).astream("count", {"n": 2})]
+            >>> [type(e).__name__ for e in asyncio.run(main())]
+            ['ProgressEvent', 'ProgressEvent', 'ToolResult']
+
+        Args:
+            name: the tool to run.
+            input: passed to the tool's ``execute``.
+            meta: passed through verbatim.
+            timeout: as for ``aexecute``.
+            call_id: copied to the result, the context and every event.
+            trace_id: copied to the context.
+        """
+
+        async def start(listener: ProgressCallback) -> ToolResult:
+            return await self.aexecute(
+                name,
+                input,
+                meta,
+                timeout=timeout,
+                call_id=call_id,
+                trace_id=trace_id,
+                on_progress=listener,
+            )
+
+        def final(result: ToolResult | None, error: Exception | None) -> ToolResult:
+            if error is not None:
+                raise error
+            assert result is not None
+            return result
+
+        return stream_events(start, final)
 
     def execute(
         self,
@@ -538,7 +617,7 @@ class Toolkit:
             arguments=input,
             trace_id=trace_id,
             timeout=limit,
-            on_progress=on_progress,
+            on_progress=self.on_progress if on_progress is None else on_progress,
         )
         token = enter(context)
         try:

@@ -13,11 +13,20 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import inspect
 import math
 import operator
-from collections.abc import Callable, Coroutine
+import typing
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+)
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from typing_extensions import (
@@ -31,7 +40,7 @@ from typing_extensions import (
     overload,
 )
 
-from standard_tool._context import ToolContext, current_context
+from standard_tool._context import Event, ToolContext, current_context, stream_tool
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
@@ -55,6 +64,10 @@ _R = TypeVar("_R")
 _S = TypeVar("_S")
 _P = ParamSpec("_P")
 _P2 = ParamSpec("_P2")
+#: What a direct call returns: the function's own return type (a coroutine for an
+#: ``async def``, the iterator for a generator).
+_C = TypeVar("_C", default=_R)
+_AC = TypeVar("_AC", default=Coroutine[Any, Any, _R])
 
 #: Mark the parameter that receives ``execute``'s ``meta``: ``ctx: Meta[MyContext]``.
 #: It is hidden from the schema and passed verbatim, never validated.
@@ -269,6 +282,39 @@ def _no_output(annotation: Any) -> bool:
     return annotation in (None, type(None), Any, object, inspect.Parameter.empty)
 
 
+def _streams(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` is a generator or async generator function (a streaming tool)."""
+    return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
+
+
+_STREAM_ORIGINS = {
+    collections.abc.Iterator,
+    collections.abc.Iterable,
+    collections.abc.Generator,
+    collections.abc.AsyncIterator,
+    collections.abc.AsyncIterable,
+    collections.abc.AsyncGenerator,
+}
+
+
+def _streamed_result(annotation: Any) -> Any:
+    """Return the result type of a streaming tool: what it yields (or what it returns).
+
+    ``Iterator[T]`` and ``AsyncIterator[T]`` give ``T``; ``Generator[T, S, R]`` gives
+    ``T | R`` when ``R`` is not ``None`` (a returned value is the result). Anything
+    else is not checked (``Any``).
+    """
+    origin: Any = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    returns_value = origin is collections.abc.Generator and len(args) == 3
+    if origin not in _STREAM_ORIGINS or not args:
+        return Any
+    item = args[0]
+    if returns_value and not _no_output(args[2]):
+        return typing.Union[item, args[2]]  # noqa: UP007  # built from values at run time
+    return item
+
+
 def _is_context(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, ToolContext)
 
@@ -350,6 +396,8 @@ class _Compiled:
 
         self.output_schema: FunctionSchema | None = None
         returns = hints.get("return", inspect.Parameter.empty)
+        if _streams(fn) and not _no_output(returns):
+            returns = _streamed_result(returns)
         if not _no_output(returns):
             out = Compiler(globalns, python=True)
             try:
@@ -378,6 +426,47 @@ def _context_for(name: str, value: Any) -> ToolContext:
         return ToolContext(name, arguments=value)
     # A tool called from inside another tool's handler: a call of its own, same deadline.
     return ToolContext(name, arguments=value, trace_id=context.trace_id, deadline=context.deadline)
+
+
+def drain(generator: Generator[Any, Any, Any]) -> Any:
+    """Run a streaming handler: report each yielded value, return the result.
+
+    The result is the generator's ``return`` value when it is not ``None``, else
+    the last value yielded (``None`` when nothing was). When the call is cancelled
+    (its deadline passed) the generator is closed at its next ``yield``.
+    """
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        while True:
+            try:
+                item = next(generator)
+            except StopIteration as stop:
+                return last if stop.value is None else stop.value
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+                context.raise_if_cancelled()
+    finally:
+        generator.close()
+
+
+async def adrain(generator: AsyncGenerator[Any, Any]) -> Any:
+    """Run an async streaming handler: report each yielded value, return the last one."""
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        async for item in generator:
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+        return last
+    finally:
+        await generator.aclose()
 
 
 def _handler_source(
@@ -432,6 +521,16 @@ def _handler_source(
         positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
         args.append(expr if positional else f"{p.name}={expr}")
     call = f"fn({', '.join(args)})"
+    if inspect.isgeneratorfunction(fn):
+        constants["drain"] = drain
+        call = f"drain({call})"
+    elif inspect.isasyncgenfunction(fn):
+        constants["adrain"] = adrain
+        source = f"async def run(value, meta):\n    {first}return await adrain({call})\n"
+        if method:
+            body = "".join(f"    {line}\n" for line in source.splitlines())
+            source = f"def make(target):\n{body}    return run\n"
+        return source, constants
     if inspect.iscoroutinefunction(fn):
         source = f"async def run(value, meta):\n    {first}return await {call}\n"
     else:
@@ -570,7 +669,7 @@ def _get(tool: Any, instance: Any, owner: Any) -> Any:
     return _bind(tool, instance)
 
 
-class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R]):
+class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C]):
     """A synchronous tool made by ``@tool`` from a function: it is still the function.
 
     ``get_weather("Paris")`` calls the function as written (no validation: a
@@ -588,34 +687,48 @@ class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R]):
 
     timeout: float | None
 
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _C:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the function itself, exactly as if it were not decorated."""
-        result: _R = _direct_call(self, args, kwargs)
+        result: _C = _direct_call(self, args, kwargs)
         return result
+
+    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events: progress, then one ``ResultEvent``.
+
+        Each value a generator handler yields is a ``ProgressEvent`` (its ``data``);
+        see ``stream_tool``.
+        """
+        return stream_tool(self, input, meta)
 
     if TYPE_CHECKING:
         # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
         @overload
         def __get__(
-            self: FunctionTool[Concatenate[type[_S], _P2], _R], instance: None, owner: type[_S], /
-        ) -> FunctionTool[_P2, _R]: ...
+            self: FunctionTool[Concatenate[type[_S], _P2], _R, _C],
+            instance: None,
+            owner: type[_S],
+            /,
+        ) -> FunctionTool[_P2, _R, _C]: ...
         @overload
         def __get__(self, instance: None, owner: Any = None, /) -> Self: ...
         # Read through an instance: a classmethod tool drops ``cls``, a method ``self``.
         @overload
         def __get__(
-            self: FunctionTool[Concatenate[type[_S], _P2], _R], instance: _S, owner: Any = None, /
-        ) -> FunctionTool[_P2, _R]: ...
+            self: FunctionTool[Concatenate[type[_S], _P2], _R, _C],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> FunctionTool[_P2, _R, _C]: ...
         @overload
         def __get__(
-            self: FunctionTool[Concatenate[_S, _P2], _R], instance: _S, owner: Any = None, /
-        ) -> FunctionTool[_P2, _R]: ...
+            self: FunctionTool[Concatenate[_S, _P2], _R, _C], instance: _S, owner: Any = None, /
+        ) -> FunctionTool[_P2, _R, _C]: ...
         @overload
         def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
         def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
 
 
-class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[_P, _R]):
+class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _AC]):
     """An async tool made by ``@tool`` from an ``async def`` function: still the function.
 
     ``await fetch("https://...")`` calls the coroutine function as written; see
@@ -629,10 +742,18 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
 
     timeout: float | None
 
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> Coroutine[Any, Any, _R]:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _AC:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the coroutine function itself, exactly as if it were not decorated."""
-        result: Coroutine[Any, Any, _R] = _direct_call(self, args, kwargs)
+        result: _AC = _direct_call(self, args, kwargs)
         return result
+
+    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events: progress, then one ``ResultEvent``.
+
+        Each value an async generator handler yields is a ``ProgressEvent`` (its
+        ``data``); see ``stream_tool``.
+        """
+        return stream_tool(self, input, meta)
 
     if TYPE_CHECKING:
         # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
@@ -655,8 +776,11 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
         ) -> AsyncFunctionTool[_P2, _R]: ...
         @overload
         def __get__(
-            self: AsyncFunctionTool[Concatenate[_S, _P2], _R], instance: _S, owner: Any = None, /
-        ) -> AsyncFunctionTool[_P2, _R]: ...
+            self: AsyncFunctionTool[Concatenate[_S, _P2], _R, _AC],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> AsyncFunctionTool[_P2, _R, _AC]: ...
         @overload
         def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
         def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
@@ -812,6 +936,12 @@ class _ToolDecorator:
 
     @overload
     def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+        self, fn: Callable[_P, AsyncIterator[_T]], /
+    ) -> AsyncFunctionTool[_P, _T, AsyncIterator[_T]]: ...
+    @overload
+    def __call__(self, fn: Callable[_P, Iterator[_T]], /) -> FunctionTool[_P, _T, Iterator[_T]]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
         self, fn: Callable[_P, Coroutine[Any, Any, _R]], /
     ) -> AsyncFunctionTool[_P, _R]: ...
     @overload
@@ -822,6 +952,12 @@ class _ToolDecorator:
 
 @overload
 def tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
+    fn: Callable[_P, AsyncIterator[_T]], /
+) -> AsyncFunctionTool[_P, _T, AsyncIterator[_T]]: ...
+@overload
+def tool(fn: Callable[_P, Iterator[_T]], /) -> FunctionTool[_P, _T, Iterator[_T]]: ...
+@overload
+def tool(  # type: ignore[overload-overlap]
     fn: Callable[_P, Coroutine[Any, Any, _R]], /
 ) -> AsyncFunctionTool[_P, _R]: ...
 @overload

@@ -8,7 +8,6 @@ shape into ``Call`` values and passes its own argument decoder.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import math
 from collections.abc import Callable, Coroutine, Iterable, Mapping
@@ -17,7 +16,7 @@ from typing import Any, cast
 
 from typing_extensions import TypeAlias
 
-from standard_tool._context import ProgressEvent
+from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
 from standard_tool.providers._text import text_result
@@ -107,14 +106,14 @@ async def run_calls(
     timeout: float | None,
     decode: Decode | None,
     sequential: bool | None = None,
-    on_progress: Callable[[Call, ProgressEvent], Any] | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> list[ToolResult]:
     """Run a response's calls and return their results in the calls' order.
 
     Concurrently, unless ``sequential`` (default: the toolkit's ``sequential``) asks
     for one after another. Each call's deadline is ``timeout``, else the tool's or the
     toolkit's, else ``RUNNER_TIMEOUT``; ``math.inf`` means none. ``on_progress``
-    receives every progress event with the call it belongs to.
+    (default: the toolkit's) receives every progress event; each names its call id.
     """
 
     def limit(name: str) -> float:
@@ -135,14 +134,13 @@ async def run_calls(
         except Exception as exc:
             text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
-        listener = None if on_progress is None else functools.partial(on_progress, call)
         return await kit.aexecute(
             call.name,
             value,
             meta,
             timeout=limit(call.name),
             call_id=call.call_id,
-            on_progress=listener,
+            on_progress=on_progress,
         )
 
     if kit.sequential if sequential is None else sequential:
