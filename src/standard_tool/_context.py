@@ -19,7 +19,8 @@ import inspect
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +122,7 @@ class ToolContext:
     __slots__ = (
         "_call_id",
         "_cancelled",
+        "_metadata",
         "_on_progress",
         "arguments",
         "deadline",
@@ -153,6 +155,7 @@ class ToolContext:
         self.deadline = deadline
         self._cancelled: threading.Event | None = None
         self._on_progress = on_progress
+        self._metadata: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -166,6 +169,17 @@ class ToolContext:
         if self._call_id is None:
             self._call_id = "call_" + os.urandom(12).hex()
         return self._call_id
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Facts about the call's result the handler wants to pass on (usage, source, ...).
+
+        A dict the handler writes to; the ``Toolkit`` copies it into
+        ``ToolResult.metadata``. It is not sent to the model.
+        """
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def time_left(self) -> float | None:
         """Seconds until the deadline (never negative), or ``None`` without a deadline."""
@@ -257,6 +271,16 @@ def current_context() -> ToolContext | None:
     thread or not) can read it.
     """
     return _CURRENT.get()
+
+
+_NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
+
+
+def collected_metadata(context: ToolContext) -> Mapping[str, Any]:
+    """Return what the handler put in ``context.metadata`` (empty when nothing)."""
+    # Same module: the Toolkit reads what the handler wrote without creating a dict.
+    found = context._metadata  # pyright: ignore[reportPrivateUsage]
+    return _NO_METADATA if found is None else found
 
 
 def enter(context: ToolContext) -> contextvars.Token[ToolContext | None]:

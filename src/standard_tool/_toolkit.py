@@ -17,7 +17,8 @@ import inspect
 import math
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -30,6 +31,7 @@ from standard_tool._context import (
     ProgressCallback,
     ProgressEvent,
     ToolContext,
+    collected_metadata,
     enter,
     leave,
     stream_events,
@@ -44,6 +46,7 @@ from standard_tool._shared import is_async_callable, truncate_text
 __all__ = [
     "DuplicateToolNameError",
     "NotAToolError",
+    "RenamedTool",
     "ToolResult",
     "Toolkit",
     "ToolkitLoopError",
@@ -74,6 +77,8 @@ class ToolResult:
         duration: seconds spent, measured with ``time.perf_counter``.
         exception: on failure, the exception behind ``error`` (``None`` for an
             unknown tool); kept out of ``repr`` and comparisons.
+        metadata: what the handler put in ``ToolContext.metadata`` (usage, sources,
+            ...); never sent to the model by the provider formatters.
     """
 
     name: str
@@ -83,6 +88,7 @@ class ToolResult:
     error: str | None = None
     duration: float = 0.0
     exception: BaseException | None = field(default=None, repr=False, compare=False)
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _NO_METADATA)
 
 
 class NotAToolError(StandardToolError, TypeError):
@@ -103,6 +109,8 @@ class UnknownToolError(StandardToolError, KeyError):
 class ToolkitLoopError(StandardToolError, RuntimeError):
     """``Toolkit.execute`` was asked to run an async tool inside a running event loop."""
 
+
+_NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
 
 #: ``Toolkit.get``'s "no default given".
 _NO_DEFAULT: Any = object()
@@ -384,6 +392,54 @@ class Toolkit:
             return default
         raise UnknownToolError(self._unknown(name))
 
+    @classmethod
+    def merge(
+        cls,
+        *parts: Toolkit | Iterable[AnyTool],
+        name: str | None = None,
+        timeout: float | None = None,
+        sequential: bool = False,
+        on_progress: ProgressCallback | None = None,
+    ) -> Toolkit:
+        """Return one toolkit with the tools of every part, in order.
+
+        Each part is a ``Toolkit`` or an iterable of tools. Names must stay
+        unique: two tools with one name are refused (``with_prefix`` tells them
+        apart). The settings of the parts are not merged; give them here.
+
+        Raises:
+            DuplicateToolNameError: two parts have a tool with the same name.
+            NotAToolError: an item is not a tool.
+        """
+        tools: builtins.list[AnyTool] = []
+        for part in parts:
+            tools.extend(part)
+        return cls(
+            tools, name=name, timeout=timeout, sequential=sequential, on_progress=on_progress
+        )
+
+    def with_prefix(self, prefix: str) -> Toolkit:
+        """Return a copy whose tools are named ``prefix + name`` (the same settings).
+
+        Each tool is wrapped, not copied: it runs as before and keeps its schemas;
+        only the name a model sees (and calls) changes.
+
+        Examples:
+            >>> from standard_tool import standard_tool
+            >>> t = standard_tool(name="search", description="Search.", execute=lambda q: q)
+            >>> Toolkit([t]).with_prefix("docs_").names
+            ('docs_search',)
+        """
+        if not isinstance(cast("object", prefix), str):
+            raise TypeError(f"with_prefix: prefix must be a string, got {type(prefix).__name__}")
+        return Toolkit(
+            [RenamedTool(prefix + t.name, t) for t in self._tools.values()],
+            name=self.name,
+            timeout=self.timeout,
+            sequential=self.sequential,
+            on_progress=self.on_progress,
+        )
+
     def list(self) -> builtins.list[AnyTool]:
         """Return the tools, in order (a new list)."""
         return builtins.list(self._tools.values())
@@ -482,12 +538,19 @@ class Toolkit:
                     value = await _await_within(value, max(left, 0.0))
         except _ToolTimeout as exc:
             context.cancel()
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc)
+            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc)
+            return self._failed(name, call_id, start, error_text(exc), exc, context)
         finally:
             leave(token)
-        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
 
     def astream(
         self,
@@ -632,9 +695,9 @@ class Toolkit:
                     raise _ToolTimeout from exc
                 value = _unpack(outcome)
         except _ToolTimeout as exc:
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc)
+            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc)
+            return self._failed(name, call_id, start, error_text(exc), exc, context)
         finally:
             leave(token)
         if inspect.isawaitable(value):
@@ -647,7 +710,14 @@ class Toolkit:
                 raise
             left = None if limit is None else max(limit - (time.perf_counter() - start), 0.0)
             return asyncio.run(self._finish(name, value, left, call_id, start))
-        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
 
     async def _finish(
         self,
@@ -680,7 +750,12 @@ class Toolkit:
 
     @staticmethod
     def _failed(
-        name: str, call_id: str | None, start: float, error: str, exc: BaseException
+        name: str,
+        call_id: str | None,
+        start: float,
+        error: str,
+        exc: BaseException,
+        context: ToolContext | None = None,
     ) -> ToolResult:
         return ToolResult(
             name,
@@ -689,7 +764,46 @@ class Toolkit:
             error=error,
             duration=time.perf_counter() - start,
             exception=exc,
+            metadata=_NO_METADATA if context is None else collected_metadata(context),
         )
+
+
+class RenamedTool:
+    """A tool under another name: every other attribute is the wrapped tool's.
+
+    Args:
+        name: the new name.
+        tool: any conforming tool.
+    """
+
+    __slots__ = ("_tool", "name")
+
+    name: str
+    _tool: Any
+
+    if TYPE_CHECKING:  # what the wrapped tool provides, through __getattr__
+        title: str | None
+        description: str
+        input_schema: Any
+        output_schema: Any
+        execute: Callable[..., Any]
+
+    def __init__(self, name: str, tool: AnyTool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_tool", tool)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._tool, attribute)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"RenamedTool is immutable; cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"RenamedTool({self.name!r}, {self._tool!r})"
+
+    def formatted(self, format: Callable[[Any], Any] | None = None) -> RenamedTool:
+        """Return the wrapped tool's ``formatted(format)`` under this name."""
+        return RenamedTool(self.name, self._tool.formatted(format))
 
 
 def _is_timeout(timeout: object) -> bool:

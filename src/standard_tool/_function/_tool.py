@@ -18,6 +18,7 @@ import copy
 import inspect
 import math
 import operator
+import types
 import typing
 from collections.abc import (
     AsyncGenerator,
@@ -26,6 +27,7 @@ from collections.abc import (
     Coroutine,
     Generator,
     Iterator,
+    Mapping,
 )
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -420,12 +422,7 @@ class _Compiled:
 def _context_for(name: str, value: Any) -> ToolContext:
     """Return the current call's context, or a fresh one for a call that has none."""
     context = current_context()
-    if context is not None and context.tool_name == name:
-        return context
-    if context is None:
-        return ToolContext(name, arguments=value)
-    # A tool called from inside another tool's handler: a call of its own, same deadline.
-    return ToolContext(name, arguments=value, trace_id=context.trace_id, deadline=context.deadline)
+    return ToolContext(name, arguments=value) if context is None else context
 
 
 def drain(generator: Generator[Any, Any, Any]) -> Any:
@@ -560,7 +557,7 @@ _Mode: TypeAlias = Literal["function", "static", "method", "class"]
 class _Spec:
     """What a function tool keeps of its function (shared by every bound copy)."""
 
-    __slots__ = ("compiled", "context_index", "fn", "make", "mode")
+    __slots__ = ("annotations", "compiled", "context_index", "fn", "make", "metadata", "mode")
 
     def __init__(
         self,
@@ -568,7 +565,11 @@ class _Spec:
         mode: _Mode,
         compiled: _Compiled,
         make: Callable[..., Any] | None,
+        annotations: Mapping[str, Any],
+        metadata: Mapping[str, Any],
     ) -> None:
+        self.annotations = annotations
+        self.metadata = metadata
         self.fn = fn
         self.mode: _Mode = mode
         self.compiled = compiled
@@ -624,6 +625,8 @@ def _finish(tool: Any, spec: _Spec, target: Any, timeout: float | None) -> None:
     setattr_(tool, "_spec", spec)
     setattr_(tool, "_target", target)
     setattr_(tool, "timeout", timeout)
+    setattr_(tool, "annotations", spec.annotations)
+    setattr_(tool, "metadata", spec.metadata)
     setattr_(tool, "__wrapped__", spec.fn)
 
 
@@ -681,11 +684,17 @@ class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C
     Attributes:
         timeout: the default number of seconds a call may take (``@tool(timeout=...)``);
             the ``Toolkit`` and the runners use it when the call gives none.
+        annotations: MCP tool annotations (``readOnlyHint``, ``destructiveHint``,
+            ``idempotentHint``, ``openWorldHint``), read-only; ``to_mcp`` sends them.
+        metadata: free-form facts about the tool (owner, version, tags), read-only;
+            never sent to a model.
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "timeout")
+    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
 
     timeout: float | None
+    annotations: Mapping[str, Any]
+    metadata: Mapping[str, Any]
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _C:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the function itself, exactly as if it were not decorated."""
@@ -736,11 +745,15 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
 
     Attributes:
         timeout: the default number of seconds a call may take (``@tool(timeout=...)``).
+        annotations: MCP tool annotations, read-only (see ``FunctionTool``).
+        metadata: free-form facts about the tool, read-only (see ``FunctionTool``).
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "timeout")
+    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
 
     timeout: float | None
+    annotations: Mapping[str, Any]
+    metadata: Mapping[str, Any]
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _AC:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the coroutine function itself, exactly as if it were not decorated."""
@@ -852,6 +865,50 @@ def _check_timeout(timeout: object, label: str) -> float | None:
     return float(timeout)
 
 
+#: The MCP tool annotations (2025-06-18 schema) and the type each must have.
+MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _check_annotations(annotations: object, label: str) -> Mapping[str, Any]:
+    if annotations is None:
+        return _EMPTY
+    if not isinstance(annotations, Mapping):
+        raise ToolDefinitionError(
+            f"tool {label!r}: annotations must be a mapping, got {type(annotations).__name__}"
+        )
+    given: dict[Any, Any] = dict(annotations)  # pyright: ignore[reportUnknownArgumentType]
+    problems = [
+        f"{key!r} must be a bool"
+        for key in MCP_HINTS
+        if key in given and not isinstance(given[key], bool)
+    ]
+    unknown = [k for k in given if k not in MCP_HINTS and k != "title"]
+    if unknown:
+        problems.append(
+            f"unknown key(s) {', '.join(map(repr, unknown))[:120]} "
+            f"(known: {', '.join(MCP_HINTS)}, title)"
+        )
+    if "title" in given and not isinstance(given["title"], str):
+        problems.append("'title' must be a string")
+    if problems:
+        raise ToolDefinitionError(f"tool {label!r}: annotations: " + "; ".join(problems))
+    return types.MappingProxyType(given)
+
+
+def _check_metadata(metadata: object, label: str) -> Mapping[str, Any]:
+    if metadata is None:
+        return _EMPTY
+    if not isinstance(metadata, Mapping):
+        raise ToolDefinitionError(
+            f"tool {label!r}: metadata must be a mapping, got {type(metadata).__name__}"
+        )
+    facts: dict[Any, Any] = dict(metadata)  # pyright: ignore[reportUnknownArgumentType]
+    return types.MappingProxyType(facts)
+
+
+_EMPTY: Mapping[str, Any] = types.MappingProxyType({})
+
+
 def _label(obj: Any, name: str | None) -> str:
     if name:
         return name
@@ -865,10 +922,14 @@ def _build(
     description: str | None,
     title: str | None,
     timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Any:
     label = _label(obj, name)
     fn, mode = _unwrap(obj, label)
     seconds = _check_timeout(timeout, label)
+    hints = _check_annotations(annotations, label)
+    facts = _check_metadata(metadata, label)
     method = mode in ("method", "class")
     try:
         compiled = _Compiled(fn, label, method)
@@ -892,7 +953,7 @@ def _build(
         output_schema=compiled.output_schema,
         classes=_CLASSES,
     )
-    _finish(built, _Spec(fn, mode, compiled, make), _UNBOUND, seconds)
+    _finish(built, _Spec(fn, mode, compiled, make, hints, facts), _UNBOUND, seconds)
     return built
 
 
@@ -920,19 +981,10 @@ def _unbound_handler(fn: Callable[..., Any], label: str) -> Callable[..., Any]:
 class _ToolDecorator:
     """What ``tool(name=..., ...)`` returns: apply it to a function."""
 
-    __slots__ = ("_description", "_name", "_timeout", "_title")
+    __slots__ = ("_options",)
 
-    def __init__(
-        self,
-        name: str | None,
-        description: str | None,
-        title: str | None,
-        timeout: float | None,
-    ) -> None:
-        self._name = name
-        self._description = description
-        self._title = title
-        self._timeout = timeout
+    def __init__(self, **options: Any) -> None:
+        self._options = options
 
     @overload
     def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
@@ -947,7 +999,7 @@ class _ToolDecorator:
     @overload
     def __call__(self, fn: Callable[_P, _R], /) -> FunctionTool[_P, _R]: ...
     def __call__(self, fn: Any, /) -> Any:
-        return _build(fn, self._name, self._description, self._title, self._timeout)
+        return _build(fn, **self._options)
 
 
 @overload
@@ -969,6 +1021,8 @@ def tool(
     description: str | None = None,
     title: str | None = None,
     timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> _ToolDecorator: ...
 def tool(
     fn: Any = None,
@@ -978,6 +1032,8 @@ def tool(
     description: str | None = None,
     title: str | None = None,
     timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Any:
     """Build a Standard Tool from a typed function.
 
@@ -1022,6 +1078,9 @@ def tool(
         title: an optional human-readable title.
         timeout: seconds a call may take when the ``Toolkit`` or a runner runs it
             and the call gives no timeout of its own (``None``: their default).
+        annotations: MCP tool annotations: ``readOnlyHint``, ``destructiveHint``,
+            ``idempotentHint``, ``openWorldHint`` (bools) and ``title``.
+        metadata: free-form facts about the tool, kept on it (never sent to a model).
 
     Raises:
         ToolDefinitionError: a parameter or the return annotation cannot be
@@ -1029,6 +1088,14 @@ def tool(
             takes ``*args`` or positional-only parameters, or it cannot bind
             (``@classmethod`` above ``@tool``, a property).
     """
+    options: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "title": title,
+        "timeout": timeout,
+        "annotations": annotations,
+        "metadata": metadata,
+    }
     if fn is None:
-        return _ToolDecorator(name, description, title, timeout)
-    return _build(fn, name, description, title, timeout)
+        return _ToolDecorator(**options)
+    return _build(fn, **options)

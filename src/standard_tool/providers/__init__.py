@@ -20,6 +20,7 @@ from standard_tool.providers._anthropic import (
 )
 from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert_common import ProviderSchemaError
+from standard_tool.providers._format import format_result
 from standard_tool.providers._gemini import (
     GeminiParameters,
     check_gemini,
@@ -66,6 +67,7 @@ __all__ = [
     "check_gemini",
     "check_mcp_tool",
     "check_openai_strict",
+    "format_result",
     "gemini_parameters",
     "mcp_call_tool_result",
     "mcp_output_wrapped",
