@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from typing_extensions import (
@@ -271,10 +271,21 @@ class PathSegment:
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys)."""
+    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys).
+
+    ``code`` says what kind of problem it is, for callers that branch on it:
+    ``"required"`` (a missing property), ``"type"`` (the wrong JSON type),
+    ``"enum"`` (not one of the allowed values), ``"constraint"`` (a bound, length,
+    pattern, multiple or uniqueness rule), ``"additional_property"`` (a property
+    the schema does not allow), ``"format"`` (a string format such as a date),
+    ``"union"`` (no alternative matched), ``"invalid"`` (anything else), or
+    ``None`` when the schema does not say. It is left out of ``repr`` and of
+    comparisons, so issues compare by message and path as before.
+    """
 
     message: str
     path: tuple[Hashable | PathSegment, ...] | None = None
+    code: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -86,15 +86,43 @@ Meta: TypeAlias = Annotated[_T, META_MARKER]
 _new = object.__new__
 _set_message: Callable[[Any, Any], None] = vars(Issue)["message"].__set__
 _set_path: Callable[[Any, Any], None] = vars(Issue)["path"].__set__
+_set_code: Callable[[Any, Any], None] = vars(Issue)["code"].__set__
 _set_issues: Callable[[Any, Any], None] = vars(FailureResult)["issues"].__set__
 _set_value: Callable[[Any, Any], None] = vars(FailureResult)["value"].__set__
 
 
+#: Message openings of the function tools' checks, and the issue code each means.
+_CODES = (
+    ("missing required property", "required"),
+    ("unexpected property", "additional_property"),
+    ("expected one of ", "enum"),
+    ("expected a JSON value", "type"),
+    ("expected a ", "format"),  # "expected a YYYY-MM-DD date", "expected a UUID"
+    ("object keys must be strings", "type"),
+    ("matches none of the", "union"),
+    ("invalid ", "format"),
+    ("must ", "constraint"),
+    ("items must be", "constraint"),
+)
+
+
+def issue_code(message: str) -> str:
+    """Return the issue code of a function tool's message (see ``Issue.code``)."""
+    for opening, code in _CODES:
+        if message.startswith(opening):
+            return code
+    if message.startswith("expected "):
+        # "expected 2 items, got 3" is a tuple's length; "expected string, got ..." a type.
+        return "constraint" if message[9:10].isdigit() else "type"
+    return "invalid"
+
+
 def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
-    """``Issue(message, path)``, built without the frozen dataclass ``__init__``."""
+    """``Issue(message, path, code)``, built without the frozen dataclass ``__init__``."""
     issue = _new(Issue)
     _set_message(issue, message)
     _set_path(issue, path)
+    _set_code(issue, issue_code(message))
     return issue
 
 
@@ -115,6 +143,7 @@ def _failure(errs: list[Err]) -> FailureResult:
         issue = _new(Issue)
         _set_message(issue, e.message)
         _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        _set_code(issue, issue_code(e.message))
         _set_issues(result, (issue,))
     else:
         _set_issues(result, _issues(errs))
@@ -173,6 +202,7 @@ def _invalid(errs: list[Err]) -> _Invalid:
         issue = _new(Issue)
         _set_message(issue, e.message)
         _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        _set_code(issue, issue_code(e.message))
         return _Invalid(issue)
     return _Invalid(*_issues(errs))
 
