@@ -22,7 +22,7 @@ import time
 import types
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from typing_extensions import TypeVar
 
@@ -255,12 +255,18 @@ class ToolContext:
             listener(event)
 
 
-_CURRENT: contextvars.ContextVar[ToolContext | None] = contextvars.ContextVar(
+#: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,
+#: trace_id, on_progress, ToolContext | None]``. The ``Toolkit`` sets one of these
+#: (a list costs a fraction of a ``ToolContext``) and ``current_context()`` turns it
+#: into a ``ToolContext`` on first use, so a call whose handler never asks pays
+#: almost nothing for it.
+Pending = list[Any]
+
+#: The running call: its ``ToolContext``, a ``Pending`` one, or ``None``.
+CURRENT: contextvars.ContextVar[ToolContext | Pending | None] = contextvars.ContextVar(
     "standard_tool_context", default=None
 )
-
-#: ``current_context()`` without a Python frame of its own.
-_current = _CURRENT.get
+_CURRENT = CURRENT
 
 
 def current_context() -> ToolContext | None:
@@ -270,25 +276,46 @@ def current_context() -> ToolContext | None:
     functions set it; any conforming tool's handler (sync or async, in a worker
     thread or not) can read it.
     """
-    return _CURRENT.get()
+    value = _CURRENT.get()
+    if value is None or type(value) is not list:
+        return cast("ToolContext | None", value)
+    return _materialize(value)
+
+
+def _materialize(pending: Pending) -> ToolContext:
+    with _EVENT_LOCK:  # two threads of one handler must get the same context
+        context: ToolContext | None = pending[5]
+        if context is None:
+            context = ToolContext(
+                pending[0],
+                call_id=pending[1],
+                arguments=pending[2],
+                trace_id=pending[3],
+                on_progress=pending[4],
+            )
+            pending[5] = context
+        return context
 
 
 _NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
 
 
-def collected_metadata(context: ToolContext) -> Mapping[str, Any]:
+def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
     """Return what the handler put in ``context.metadata`` (empty when nothing)."""
+    made: ToolContext | None = context[5] if isinstance(context, list) else context
+    if made is None:
+        return _NO_METADATA
     # Same module: the Toolkit reads what the handler wrote without creating a dict.
-    found = context._metadata  # pyright: ignore[reportPrivateUsage]
+    found = made._metadata  # pyright: ignore[reportPrivateUsage]
     return _NO_METADATA if found is None else found
 
 
-def enter(context: ToolContext) -> contextvars.Token[ToolContext | None]:
+def enter(context: ToolContext) -> contextvars.Token[ToolContext | Pending | None]:
     """Make ``context`` current; pass the token to ``leave``."""
     return _CURRENT.set(context)
 
 
-def leave(token: contextvars.Token[ToolContext | None]) -> None:
+def leave(token: contextvars.Token[ToolContext | Pending | None]) -> None:
     """Restore the context current before ``enter``."""
     _CURRENT.reset(token)
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import concurrent.futures
 
 from standard_tool._context import (
+    CURRENT,
     ProgressCallback,
     ProgressEvent,
     ToolContext,
@@ -513,22 +514,39 @@ class Toolkit:
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
-        limit = self._limit(name, timeout)
+        limit = self._limits.get(name) if timeout is None else timeout
+        listener = self.on_progress if on_progress is None else on_progress
+        if limit is None or math.isinf(limit):
+            pending = [name, call_id, input, trace_id, listener, None]
+            token = CURRENT.set(pending)
+            try:
+                value = tool.execute(input, meta)
+                if inspect.isawaitable(value):
+                    value = await value
+            except Exception as exc:
+                metadata = collected_metadata(pending)
+                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+            finally:
+                CURRENT.reset(token)
+            return ToolResult(
+                name,
+                call_id,
+                True,
+                value,
+                duration=time.perf_counter() - start,
+                metadata=collected_metadata(pending),
+            )
         context = ToolContext(
             name,
             call_id=call_id,
             arguments=input,
             trace_id=trace_id,
             timeout=limit,
-            on_progress=self.on_progress if on_progress is None else on_progress,
+            on_progress=listener,
         )
         token = enter(context)
         try:
-            if limit is None:
-                value = tool.execute(input, meta)
-                if inspect.isawaitable(value):
-                    value = await value
-            elif name in self._async:
+            if name in self._async:
                 value = await _await_within(tool.execute(input, meta), limit)
             else:
                 future = _in_thread(lambda: tool.execute(input, meta))
@@ -645,15 +663,17 @@ class Toolkit:
             ToolkitLoopError: the tool is async and an event loop is running in this
                 thread (a ``RuntimeError``).
         """
-        import asyncio
-        import concurrent.futures
-
         start = time.perf_counter()
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
-        limit = self._limit(name, timeout)
+        limit = self._limits.get(name) if timeout is None else timeout
+        if limit is not None and math.isinf(limit):
+            limit = None
         if name in self._async:
+            import asyncio
+            import concurrent.futures
+
             self._refuse_in_loop(name)
             run = self.aexecute(
                 name,
@@ -674,26 +694,46 @@ class Toolkit:
             except concurrent.futures.TimeoutError as exc:
                 return self._failed(name, call_id, start, _timeout_text(limit), exc)
             return result
+        listener = self.on_progress if on_progress is None else on_progress
+        if limit is None:
+            pending = [name, call_id, input, trace_id, listener, None]
+            token = CURRENT.set(pending)
+            try:
+                value = tool.execute(input, meta)
+            except Exception as exc:
+                metadata = collected_metadata(pending)
+                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+            finally:
+                CURRENT.reset(token)
+            if not inspect.isawaitable(value):
+                return ToolResult(
+                    name,
+                    call_id,
+                    True,
+                    value,
+                    duration=time.perf_counter() - start,
+                    metadata=collected_metadata(pending),
+                )
+            return self._awaitable(name, value, None, call_id, start)
+        import concurrent.futures
+
         context = ToolContext(
             name,
             call_id=call_id,
             arguments=input,
             trace_id=trace_id,
             timeout=limit,
-            on_progress=self.on_progress if on_progress is None else on_progress,
+            on_progress=listener,
         )
         token = enter(context)
         try:
-            if limit is None:
-                value = tool.execute(input, meta)
-            else:
-                future = _in_thread(lambda: tool.execute(input, meta))
-                try:
-                    outcome = future.result(limit)
-                except concurrent.futures.TimeoutError as exc:
-                    context.cancel()
-                    raise _ToolTimeout from exc
-                value = _unpack(outcome)
+            future = _in_thread(lambda: tool.execute(input, meta))
+            try:
+                outcome = future.result(limit)
+            except concurrent.futures.TimeoutError as exc:
+                context.cancel()
+                raise _ToolTimeout from exc
+            value = _unpack(outcome)
         except _ToolTimeout as exc:
             return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
@@ -701,15 +741,8 @@ class Toolkit:
         finally:
             leave(token)
         if inspect.isawaitable(value):
-            # A sync ``execute`` that returned an awaitable: finish it in a new loop.
-            try:
-                self._refuse_in_loop(name)
-            except ToolkitLoopError:
-                if inspect.iscoroutine(value):
-                    value.close()
-                raise
-            left = None if limit is None else max(limit - (time.perf_counter() - start), 0.0)
-            return asyncio.run(self._finish(name, value, left, call_id, start))
+            left = max(limit - (time.perf_counter() - start), 0.0)
+            return self._awaitable(name, value, left, call_id, start)
         return ToolResult(
             name,
             call_id,
@@ -718,6 +751,25 @@ class Toolkit:
             duration=time.perf_counter() - start,
             metadata=collected_metadata(context),
         )
+
+    def _awaitable(
+        self,
+        name: str,
+        value: Awaitable[Any],
+        timeout: float | None,
+        call_id: str | None,
+        start: float,
+    ) -> ToolResult:
+        """Finish a sync ``execute`` that returned an awaitable, in a new event loop."""
+        import asyncio
+
+        try:
+            self._refuse_in_loop(name)
+        except ToolkitLoopError:
+            if inspect.iscoroutine(value):
+                value.close()
+            raise
+        return asyncio.run(self._finish(name, value, timeout, call_id, start))
 
     async def _finish(
         self,
@@ -755,8 +807,14 @@ class Toolkit:
         start: float,
         error: str,
         exc: BaseException,
-        context: ToolContext | None = None,
+        context: ToolContext | Mapping[str, Any] | None = None,
     ) -> ToolResult:
+        if context is None:
+            metadata = _NO_METADATA
+        elif isinstance(context, ToolContext):
+            metadata = collected_metadata(context)
+        else:
+            metadata = context
         return ToolResult(
             name,
             call_id,
@@ -764,7 +822,7 @@ class Toolkit:
             error=error,
             duration=time.perf_counter() - start,
             exception=exc,
-            metadata=_NO_METADATA if context is None else collected_metadata(context),
+            metadata=metadata,
         )
 
 
