@@ -350,3 +350,30 @@ async def test_a_sequential_toolkit_runs_a_response_s_calls_in_order(sequential:
         assert log == ["create ada start", "create ada end", "search ada"]
     else:
         assert found == "false"  # concurrent: the search ran while the create slept
+
+
+def test_threads_started_by_a_handler_share_its_one_context() -> None:
+    import contextvars
+
+    seen: list[ToolContext | None] = []
+
+    def handler(value: Any) -> int:
+        threads = [
+            threading.Thread(target=contextvars.copy_context().run, args=(_record, seen))
+            for _ in range(4)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return len(seen)
+
+    kit = Toolkit([standard_tool(name="fan", description="d", execute=handler)])
+    assert kit.execute("fan", call_id="c1").value == 4
+    assert len({id(c) for c in seen}) == 1
+    assert seen[0] is not None
+    assert seen[0].call_id == "c1"
+
+
+def _record(seen: list[ToolContext | None]) -> None:
+    seen.append(current_context())
