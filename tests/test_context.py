@@ -300,13 +300,14 @@ async def test_an_async_handler_that_swallows_cancellation_still_times_out_on_ti
 
 def test_a_sync_caller_of_a_stubborn_async_handler_returns_on_time() -> None:
     async def stubborn(value: Any) -> str:
+        cancelled = 0
         while True:
             try:
                 await asyncio.sleep(0.05)
-                if (context := current_context()) is not None and context.time_left() == 0:
+                if cancelled:  # ends on its own, some time after ignoring its cancellation
                     return "gave up"
             except asyncio.CancelledError:
-                continue
+                cancelled += 1
 
     kit = Toolkit([standard_tool(name="s", description="d", execute=stubborn)])
     result = kit.execute("s", timeout=0.1)

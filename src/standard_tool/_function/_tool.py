@@ -459,8 +459,8 @@ def drain(generator: Generator[Any, Any, Any]) -> Any:
     """Run a streaming handler: report each yielded value, return the result.
 
     The result is the generator's ``return`` value when it is not ``None``, else
-    the last value yielded (``None`` when nothing was). When the call is cancelled
-    (its deadline passed) the generator is closed at its next ``yield``.
+    the last value yielded (``None`` when nothing was). Once the call is cancelled
+    (its caller gave up at the deadline) the generator is closed at its next ``yield``.
     """
     context = current_context()
     last: Any = None
@@ -475,7 +475,8 @@ def drain(generator: Generator[Any, Any, Any]) -> Any:
             last = item
             if context is not None:
                 context.report_progress(count, data=item)
-                context.raise_if_cancelled()
+                if context.cancelled:  # the caller gave up and drops the result
+                    return last
     finally:
         generator.close()
 
