@@ -173,6 +173,7 @@ def test_report_progress_from_any_handler_streams() -> None:
 
 def test_stopping_a_stream_early_cancels_an_async_call() -> None:
     finished: list[bool] = []
+    closed = asyncio.Event()
 
     @tool
     async def forever() -> AsyncIterator[int]:
@@ -185,6 +186,7 @@ def test_stopping_a_stream_early_cancels_an_async_call() -> None:
                 await asyncio.sleep(0)
         finally:
             finished.append(True)
+            closed.set()
 
     async def main() -> None:
         stream = forever.stream({})
@@ -192,7 +194,7 @@ def test_stopping_a_stream_early_cancels_an_async_call() -> None:
             if isinstance(event, ProgressEvent) and event.data == 3:
                 break
         await stream.aclose()  # type: ignore[attr-defined]
-        await asyncio.sleep(0.01)
+        await asyncio.wait_for(closed.wait(), 10)
 
     asyncio.run(main())
     assert finished == [True]
