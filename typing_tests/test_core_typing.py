@@ -214,3 +214,14 @@ needs_point.execute()  # type: ignore[call-arg]  # pyright: ignore[reportCallIss
 assert_type(needs_point.execute({"x": 1, "y": 2}), Point)
 needs_nothing = standard_tool(name="n", description="d", execute=lambda: 1)
 assert_type(needs_nothing.execute(), int)
+
+# A built tool is callable: ``t(input, meta)`` is ``t.execute(input, meta)``.
+assert_type(t_plain(3), float)
+t_plain("x")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+assert_type(needs_point({"x": 1, "y": 2}), Point)
+needs_point()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+assert_type(needs_nothing(), int)
+
+
+async def call_async_tool() -> None:
+    assert_type(await t_async({"x": 1, "y": 2}), str)

@@ -6,15 +6,25 @@ that must stay a type error (an unused ignore fails the check).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import assert_type
 
-from standard_tool import StandardToolV0Definition, Toolkit, ToolResult, standard_tool
+from standard_tool import (
+    ProgressEvent,
+    StandardToolV0Definition,
+    ToolContext,
+    Toolkit,
+    ToolResult,
+    current_context,
+    standard_tool,
+)
 from standard_tool.providers import (
     AnthropicToolResultMessage,
     OpenAIChatToolMessage,
     OpenAIResponsesToolOutput,
+    format_result,
     run_anthropic_tool_calls,
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
@@ -67,3 +77,30 @@ async def runners(response: Any) -> None:
     assert_type(items, list[OpenAIResponsesToolOutput])
     reply = await run_anthropic_tool_calls(response, kit, meta={"user": 1})
     assert_type(reply, AnthropicToolResultMessage | None)
+
+
+# -- registry shape, context, streaming and formatting -----------------------------------
+
+named = Toolkit([add], name="math", timeout=5, sequential=True)
+assert_type(named.name, str | None)
+assert_type(named.timeout_of("add"), float | None)
+assert_type(named.get("nope", None), StandardToolV0Definition[Any, Any, Any, Any] | None)
+assert_type(Toolkit.merge(named, [add]).with_prefix("p_"), Toolkit)
+assert_type(kit.execute("add", 1).metadata, Mapping[str, Any])
+assert_type(format_result(kit.execute("add", 1)), str)
+assert_type(format_result(kit.execute("add", 1), "anthropic"), dict[str, Any])
+format_result(kit.execute("add", 1), "bedrock")  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType, reportCallIssue]
+Toolkit([add], sequential="yes")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def stream_a_call() -> None:
+    async for event in kit.astream("add", 1):
+        assert_type(event, ProgressEvent | ToolResult)
+
+
+context = current_context()
+assert_type(context, ToolContext | None)
+if context is not None:
+    assert_type(context.time_left(), float | None)
+    assert_type(context.wait(1.0), bool)
+    assert_type(context.metadata, dict[str, Any])

@@ -4,7 +4,8 @@ Layer: façade (the top of the package; nothing inside the package imports it).
 
 This namespace re-exports the core (``standard_tool._core``: the Standard Schema /
 Standard JSON Schema binding, the Standard Tool V0 interface, the builder and the
-consumer helpers), function tools (``tool``, ``Param``, ``Meta``) and ``Toolkit``.
+consumer helpers), function tools (``tool``, ``Param``, ``Meta``), the call context
+(``ToolContext``, ``current_context``) and ``Toolkit``.
 The builder exported here also accepts a Pydantic model, a msgspec ``Struct`` type
 or a JSON Schema dict, wrapped by ``standard_tool.schemas`` when first needed.
 The optional layers live in submodules and are never imported here:
@@ -14,6 +15,14 @@ Typing plumbing lives in ``standard_tool.types``.
 
 import typing as _typing
 
+from standard_tool._context import (
+    ProgressEvent,
+    ResultEvent,
+    ToolCancelledError,
+    ToolContext,
+    current_context,
+    stream_tool,
+)
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
@@ -40,7 +49,7 @@ from standard_tool._core import (
 )
 
 if _typing.TYPE_CHECKING:
-    from standard_tool._function import Meta, Param, tool
+    from standard_tool._function import AsyncFunctionTool, FunctionTool, Meta, Param, tool
     from standard_tool._toolkit import (
         DuplicateToolNameError,
         NotAToolError,
@@ -53,6 +62,8 @@ if _typing.TYPE_CHECKING:
 #: Names loaded on first use (PEP 562), so ``import standard_tool`` does not pay for
 #: function tools or the toolkit until a program touches them.
 _LAZY = {
+    "AsyncFunctionTool": "_function",
+    "FunctionTool": "_function",
     "Meta": "_function",
     "Param": "_function",
     "tool": "_function",
@@ -88,15 +99,19 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncFunctionTool",
     "AsyncTool",
     "DuplicateToolNameError",
     "FailureResult",
     "FastPath",
+    "FunctionTool",
     "Issue",
     "Meta",
     "NotAToolError",
     "Param",
     "PathSegment",
+    "ProgressEvent",
+    "ResultEvent",
     "StandardJSONSchemaV1",
     "StandardSchemaV1",
     "StandardToolError",
@@ -105,6 +120,8 @@ __all__ = [
     "StandardToolValidationError",
     "SuccessResult",
     "Tool",
+    "ToolCancelledError",
+    "ToolContext",
     "ToolDefinitionError",
     "ToolResult",
     "ToolSchema",
@@ -112,6 +129,7 @@ __all__ = [
     "ToolkitLoopError",
     "UnknownToolError",
     "__version__",
+    "current_context",
     "input_json_schema",
     "is_standard_json_schema",
     "is_standard_schema",
@@ -120,6 +138,7 @@ __all__ = [
     "run_tool",
     "run_tool_sync",
     "standard_tool",
+    "stream_tool",
     "tool",
 ]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from typing_extensions import (
@@ -271,10 +271,21 @@ class PathSegment:
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys)."""
+    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys).
+
+    ``code`` says what kind of problem it is, for callers that branch on it:
+    ``"required"`` (a missing property), ``"type"`` (the wrong JSON type),
+    ``"enum"`` (not one of the allowed values), ``"constraint"`` (a bound, length,
+    pattern, multiple or uniqueness rule), ``"additional_property"`` (a property
+    the schema does not allow), ``"format"`` (a string format such as a date),
+    ``"union"`` (no alternative matched), ``"invalid"`` (anything else), or
+    ``None`` when the schema does not say. It is left out of ``repr`` and of
+    comparisons, so issues compare by message and path as before.
+    """
 
     message: str
     path: tuple[Hashable | PathSegment, ...] | None = None
+    code: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -840,6 +851,12 @@ class _BaseTool:
         setattr_(self, "_format", format)
         setattr_(self, "execute", execute)
 
+    if not TYPE_CHECKING:  # typed per class below (Tool, AsyncTool)
+
+        def __call__(self, input=None, meta=None):
+            """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+            return self.execute(input, meta)
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
 
@@ -907,8 +924,9 @@ class Tool(_BaseTool, Generic[InputT, OutputT, FormattedT, MetaT]):
     """A tool built by ``standard_tool`` whose ``execute`` is synchronous.
 
     Immutable, safe to share between threads. ``execute(input, meta)`` validates
-    the input, runs the handler, validates the output and returns it;
-    ``formatted(format)`` returns a re-targeted copy (see ``formatted``).
+    the input, runs the handler, validates the output and returns it; calling the
+    tool, ``tool(input, meta)``, is the same as ``execute``. ``formatted(format)``
+    returns a re-targeted copy (see ``formatted``).
     """
 
     __slots__ = ()
@@ -920,6 +938,17 @@ class Tool(_BaseTool, Generic[InputT, OutputT, FormattedT, MetaT]):
         input_schema: ToolSchema[InputT, Any] | None
         output_schema: ToolSchema[Any, OutputT] | None
         execute: _SyncExecute[InputT, FormattedT, MetaT]
+
+        @overload
+        def __call__(
+            self: Tool[None, OutputT, FormattedT, MetaT],
+            input: None = None,
+            meta: MetaT | None = None,
+        ) -> FormattedT: ...
+        @overload
+        def __call__(self, input: InputT, meta: MetaT | None = None) -> FormattedT: ...
+        def __call__(self, input: Any = None, meta: Any = None) -> Any:
+            """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
 
     @overload
     def formatted(self) -> Tool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
@@ -965,6 +994,19 @@ class AsyncTool(_BaseTool, Generic[InputT, OutputT, FormattedT, MetaT]):
         output_schema: ToolSchema[Any, OutputT] | None
         execute: _AsyncExecute[InputT, FormattedT, MetaT]
 
+        @overload
+        def __call__(
+            self: AsyncTool[None, OutputT, FormattedT, MetaT],
+            input: None = None,
+            meta: MetaT | None = None,
+        ) -> Coroutine[Any, Any, FormattedT]: ...
+        @overload
+        def __call__(
+            self, input: InputT, meta: MetaT | None = None
+        ) -> Coroutine[Any, Any, FormattedT]: ...
+        def __call__(self, input: Any = None, meta: Any = None) -> Any:
+            """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+
     @overload
     def formatted(self) -> AsyncTool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
     @overload
@@ -999,6 +1041,8 @@ def _build(
     input_schema: Any,
     output_schema: Any,
     coerce: Callable[[Any], Any] | None = None,
+    classes: tuple[type[Tool[Any, Any, Any, Any]], type[AsyncTool[Any, Any, Any, Any]]]
+    | None = None,
 ) -> Any:
     problems: list[str] = []
     if not callable(execute):
@@ -1048,9 +1092,11 @@ def _build(
         run_async = _build_async_run(
             execute, arity, check_in, check_out, handler_async, fast_in, fast_out
         )
-        return AsyncTool(run=run_async, execute=run_async, **common)
+        async_cls = AsyncTool if classes is None else classes[1]
+        return async_cls(run=run_async, execute=run_async, **common)
     run = _build_sync_run(execute, arity, check_in, check_out, fast_in, fast_out)
-    return Tool(run=run, execute=run, **common)
+    sync_cls = Tool if classes is None else classes[0]
+    return sync_cls(run=run, execute=run, **common)
 
 
 def build_tool(
@@ -1062,11 +1108,15 @@ def build_tool(
     output_schema: object = None,
     title: str | None = None,
     coerce: Callable[[Any], Any] | None = None,
+    classes: tuple[type[Tool[Any, Any, Any, Any]], type[AsyncTool[Any, Any, Any, Any]]]
+    | None = None,
 ) -> Any:
     """Build a tool as ``standard_tool()`` does, untyped, with a schema hook.
 
     ``coerce`` turns a schema that does not conform into one that does: the
     package passes its schema adapters; a vendored copy of this module passes none.
+    ``classes`` names the ``Tool`` and ``AsyncTool`` subclasses to build (function
+    tools add direct calls and method binding this way).
     """
     options: dict[str, Any] = {
         "name": name,
@@ -1075,6 +1125,7 @@ def build_tool(
         "input_schema": input_schema,
         "output_schema": output_schema,
         "coerce": coerce,
+        "classes": classes,
     }
     if execute is None:
         return _Decorator[Any, Any, Any](options)

@@ -14,15 +14,29 @@ from __future__ import annotations
 import builtins
 import contextvars
 import inspect
+import math
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from typing_extensions import TypeVar, overload
 
 if TYPE_CHECKING:
     import concurrent.futures
 
+from standard_tool._context import (
+    CURRENT,
+    ProgressCallback,
+    ProgressEvent,
+    ToolContext,
+    collected_metadata,
+    enter,
+    leave,
+    stream_events,
+)
 from standard_tool._core import (
     StandardToolError,
     StandardToolV0Definition,
@@ -33,6 +47,7 @@ from standard_tool._shared import is_async_callable, truncate_text
 __all__ = [
     "DuplicateToolNameError",
     "NotAToolError",
+    "RenamedTool",
     "ToolResult",
     "Toolkit",
     "ToolkitLoopError",
@@ -45,6 +60,7 @@ _MAX_NAME_SHOWN = 100
 _MAX_NAMES_LISTED = 20
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+_D = TypeVar("_D")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +78,8 @@ class ToolResult:
         duration: seconds spent, measured with ``time.perf_counter``.
         exception: on failure, the exception behind ``error`` (``None`` for an
             unknown tool); kept out of ``repr`` and comparisons.
+        metadata: what the handler put in ``ToolContext.metadata`` (usage, sources,
+            ...); never sent to the model by the provider formatters.
     """
 
     name: str
@@ -71,6 +89,7 @@ class ToolResult:
     error: str | None = None
     duration: float = 0.0
     exception: BaseException | None = field(default=None, repr=False, compare=False)
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _NO_METADATA)
 
 
 class NotAToolError(StandardToolError, TypeError):
@@ -90,6 +109,12 @@ class UnknownToolError(StandardToolError, KeyError):
 
 class ToolkitLoopError(StandardToolError, RuntimeError):
     """``Toolkit.execute`` was asked to run an async tool inside a running event loop."""
+
+
+_NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
+
+#: ``Toolkit.get``'s "no default given".
+_NO_DEFAULT: Any = object()
 
 
 class _ToolTimeout(Exception):
@@ -117,7 +142,13 @@ def _shown_name(name: object) -> str:
     return repr(bound_text(str(name), _MAX_NAME_SHOWN))
 
 
-def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
+#: An outcome handed from a worker thread: ``(True, value)`` or ``(False, exception)``.
+#: Never the exception itself: a ``StopIteration`` cannot be set on an asyncio future,
+#: and a ``TimeoutError`` the tool raises must not look like the wait's own.
+_Outcome = tuple[bool, Any]
+
+
+def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
     """Run ``fn`` in a new daemon thread (with a copy of the context); return its future.
 
     A dedicated thread per call, not a shared pool: a call that never returns must
@@ -125,7 +156,7 @@ def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
     """
     import concurrent.futures
 
-    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    future: concurrent.futures.Future[_Outcome] = concurrent.futures.Future()
     context = contextvars.copy_context()
 
     def work() -> None:
@@ -134,34 +165,60 @@ def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
         try:
             result = context.run(fn)
         except BaseException as exc:  # handed to the waiting caller, who decides
-            future.set_exception(exc)
+            future.set_result((False, exc))
         else:
-            future.set_result(result)
+            future.set_result((True, result))
 
     threading.Thread(target=work, name="standard-tool-call", daemon=True).start()
     return future
+
+
+def _unpack(outcome: _Outcome) -> Any:
+    ok, value = outcome
+    if ok:
+        return value
+    raise value
+
+
+#: How long a cancelled async call may take to finish its cleanup before its
+#: timeout result is returned anyway (a handler that swallows ``CancelledError``
+#: is then left to finish on its own; its result is dropped).
+CANCEL_GRACE = 0.1
+
+#: Tasks whose handler ignored cancellation: kept referenced until they end.
+_ORPHANS: set[Any] = set()
+
+
+def _drop_orphan(task: Any) -> None:
+    _ORPHANS.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved, so it is not logged as never retrieved
 
 
 async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     """Await ``awaitable`` for at most ``timeout`` seconds, cancelling it when late.
 
     Unlike ``asyncio.wait_for`` this tells our timeout apart from a ``TimeoutError``
-    the tool raises itself.
+    the tool raises itself, and it returns on time even when the awaitable
+    swallows its cancellation.
     """
     import asyncio  # here, not at the top: asyncio costs more than the package
 
     task = asyncio.ensure_future(awaitable)
     try:
-        done, _ = await asyncio.wait({task}, timeout=timeout)
+        done, _ = await asyncio.wait({task}, timeout=None if math.isinf(timeout) else timeout)
     except BaseException:
         task.cancel()
         raise
     if task in done:
         return task.result()
     task.cancel()
-    await asyncio.wait({task})
-    if not task.cancelled():
-        task.exception()  # retrieved, so an error raised while cancelling is not logged
+    await asyncio.wait({task}, timeout=CANCEL_GRACE)
+    if task.done():
+        _drop_orphan(task)
+    else:
+        _ORPHANS.add(task)
+        task.add_done_callback(_drop_orphan)
     raise _ToolTimeout
 
 
@@ -182,10 +239,14 @@ class Toolkit:
     a failed ``ToolResult`` whose ``error`` is short enough to send back to a
     model. ``CancelledError``, ``KeyboardInterrupt`` and ``SystemExit`` propagate.
 
+    Every call runs with a ``ToolContext`` (the tool name, the call id, the raw
+    input, the deadline, a cancellation flag, progress reporting) that the
+    handler reads with ``current_context()``.
+
     Examples:
         >>> from standard_tool import standard_tool
         >>> add = standard_tool(name="add", description="Add.", execute=lambda p: p[0] + p[1])
-        >>> kit = Toolkit([add])
+        >>> kit = Toolkit([add], name="math")
         >>> kit.execute("add", (2, 3)).value
         5
         >>> kit.execute("mul", (2, 3)).error
@@ -194,6 +255,18 @@ class Toolkit:
     Args:
         tools: the tools, in the order ``list`` and the provider conversions
             return them.
+        name: a name for the collection (an MCP server name, a log label); ``None``
+            when not given.
+        timeout: the default seconds a call may take, for tools that set none of
+            their own (``@tool(timeout=...)``). ``None`` (the default): no deadline,
+            and a sync tool runs inline on the caller's thread, exactly like calling
+            it. The runners use 60 s when neither sets one.
+        sequential: the runners run a response's calls one after another, in
+            order, instead of concurrently (for tools whose calls depend on each
+            other, such as "create" then "search").
+        on_progress: receives every ``ProgressEvent`` of every call that passes no
+            listener of its own, the runners' calls included (each event names
+            its tool and call id). Called from the thread the tool runs in.
 
     Raises:
         NotAToolError: an item is not a tool (every problem is listed at once);
@@ -201,21 +274,47 @@ class Toolkit:
         DuplicateToolNameError: two tools have the same name; a ``ValueError``.
     """
 
-    __slots__ = ("__weakref__", "_async", "_tools")
+    __slots__ = (
+        "__weakref__",
+        "_async",
+        "_limits",
+        "_tools",
+        "name",
+        "on_progress",
+        "sequential",
+        "timeout",
+    )
 
     _tools: dict[str, AnyTool]
     _async: frozenset[str]
+    _limits: dict[str, float | None]
+    name: str | None
+    timeout: float | None
+    sequential: bool
+    on_progress: ProgressCallback | None
 
-    def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
+    def __init__(
+        self,
+        tools: Iterable[AnyTool] = (),
+        *,
+        name: str | None = None,
+        timeout: float | None = None,
+        sequential: bool = False,
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
         problems: builtins.list[str] = []
+        if name is not None and not isinstance(cast("object", name), str):
+            problems.append(f"name: must be a string or None, got {type(name).__name__}")
+        if not _is_timeout(timeout):
+            problems.append(f"timeout: must be a positive number or None, got {timeout!r:.40}")
         by_name: dict[str, AnyTool] = {}
         duplicates: dict[str, int] = {}
         for index, tool in enumerate(tools):
-            name = getattr(tool, "name", None)
+            tool_name = getattr(tool, "name", None)
             missing = [
                 attr
                 for attr, ok in (
-                    ("name", isinstance(name, str) and name != ""),
+                    ("name", isinstance(tool_name, str) and tool_name != ""),
                     ("description", isinstance(getattr(tool, "description", None), str)),
                     ("execute", callable(getattr(tool, "execute", None))),
                 )
@@ -227,11 +326,11 @@ class Toolkit:
                     f"needs {', '.join(missing)} ({_describe_missing(missing)})"
                 )
                 continue
-            assert isinstance(name, str)
-            if name in by_name:
-                duplicates[name] = duplicates.get(name, 1) + 1
+            assert isinstance(tool_name, str)
+            if tool_name in by_name:
+                duplicates[tool_name] = duplicates.get(tool_name, 1) + 1
             else:
-                by_name[name] = tool
+                by_name[tool_name] = tool
         if problems:
             raise NotAToolError("Toolkit: " + "; ".join(problems))
         if duplicates:
@@ -241,18 +340,26 @@ class Toolkit:
             raise DuplicateToolNameError(
                 f"Toolkit: duplicate tool names: {listed}; each tool needs a unique name"
             )
-        object.__setattr__(self, "_tools", by_name)
-        object.__setattr__(
+        setattr_ = object.__setattr__
+        setattr_(self, "_tools", by_name)
+        setattr_(
             self,
             "_async",
             frozenset(n for n, t in by_name.items() if is_async_callable(t.execute)),
         )
+        default = None if timeout is None else float(timeout)
+        setattr_(self, "_limits", {n: _tool_timeout(t, default) for n, t in by_name.items()})
+        setattr_(self, "name", name)
+        setattr_(self, "timeout", default)
+        setattr_(self, "sequential", bool(sequential))
+        setattr_(self, "on_progress", on_progress)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Toolkit is immutable; cannot set {name!r}")
 
     def __repr__(self) -> str:
-        return f"Toolkit([{', '.join(self._tools)}])"
+        shown = f"[{', '.join(self._tools)}]"
+        return f"Toolkit({shown})" if self.name is None else f"Toolkit({shown}, name={self.name!r})"
 
     def __len__(self) -> int:
         return len(self._tools)
@@ -268,17 +375,71 @@ class Toolkit:
         """The tool names, in order."""
         return tuple(self._tools)
 
-    def get(self, name: str) -> AnyTool:
-        """Return the tool called ``name``.
+    @overload
+    def get(self, name: str) -> AnyTool: ...
+    @overload
+    def get(self, name: str, default: _D) -> AnyTool | _D: ...
+    def get(self, name: str, default: Any = _NO_DEFAULT) -> Any:
+        """Return the tool called ``name``, or ``default`` when given and there is none.
 
         Raises:
-            UnknownToolError: no tool has that name (a ``KeyError``); the message
-                lists the names there are.
+            UnknownToolError: no tool has that name and no default was given (a
+                ``KeyError``); the message lists the names there are.
         """
-        try:
-            return self._tools[name]
-        except KeyError:
-            raise UnknownToolError(self._unknown(name)) from None
+        tool = self._tools.get(name)
+        if tool is not None:
+            return tool
+        if default is not _NO_DEFAULT:
+            return default
+        raise UnknownToolError(self._unknown(name))
+
+    @classmethod
+    def merge(
+        cls,
+        *parts: Toolkit | Iterable[AnyTool],
+        name: str | None = None,
+        timeout: float | None = None,
+        sequential: bool = False,
+        on_progress: ProgressCallback | None = None,
+    ) -> Toolkit:
+        """Return one toolkit with the tools of every part, in order.
+
+        Each part is a ``Toolkit`` or an iterable of tools. Names must stay
+        unique: two tools with one name are refused (``with_prefix`` tells them
+        apart). The settings of the parts are not merged; give them here.
+
+        Raises:
+            DuplicateToolNameError: two parts have a tool with the same name.
+            NotAToolError: an item is not a tool.
+        """
+        tools: builtins.list[AnyTool] = []
+        for part in parts:
+            tools.extend(part)
+        return cls(
+            tools, name=name, timeout=timeout, sequential=sequential, on_progress=on_progress
+        )
+
+    def with_prefix(self, prefix: str) -> Toolkit:
+        """Return a copy whose tools are named ``prefix + name`` (the same settings).
+
+        Each tool is wrapped, not copied: it runs as before and keeps its schemas;
+        only the name a model sees (and calls) changes.
+
+        Examples:
+            >>> from standard_tool import standard_tool
+            >>> t = standard_tool(name="search", description="Search.", execute=lambda q: q)
+            >>> Toolkit([t]).with_prefix("docs_").names
+            ('docs_search',)
+        """
+        if not isinstance(cast("object", prefix), str):
+            raise TypeError(f"with_prefix: prefix must be a string, got {type(prefix).__name__}")
+        return Toolkit(
+            [RenamedTool(prefix + t.name, t) for t in self._tools.values()],
+            name=self.name,
+            timeout=self.timeout,
+            sequential=self.sequential,
+            on_progress=self.on_progress,
+        )
 
     def list(self) -> builtins.list[AnyTool]:
         """Return the tools, in order (a new list)."""
@@ -291,12 +452,24 @@ class Toolkit:
         """
         return name in self._async
 
+    def timeout_of(self, name: str) -> float | None:
+        """Return the seconds a call of ``name`` may take when the call gives none.
+
+        The tool's own ``timeout`` attribute when it has one, else the toolkit's
+        ``timeout``; ``None`` for no deadline (and for a name the toolkit does not have).
+        """
+        return self._limits.get(name)
+
     def _unknown(self, name: object) -> str:
         names = builtins.list(self._tools)
         shown = ", ".join(bound_text(n, _MAX_NAME_SHOWN) for n in names[:_MAX_NAMES_LISTED])
         if len(names) > _MAX_NAMES_LISTED:
             shown += f", and {len(names) - _MAX_NAMES_LISTED} more"
         return f"unknown tool {_shown_name(name)}; available tools: {shown or '(none)'}"
+
+    def _limit(self, name: str, timeout: float | None) -> float | None:
+        limit = self._limits.get(name) if timeout is None else timeout
+        return None if limit is None or math.isinf(limit) else limit
 
     # -- running ----------------------------------------------------------------------
 
@@ -308,21 +481,29 @@ class Toolkit:
         *,
         timeout: float | None = None,
         call_id: str | None = None,
+        trace_id: str | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Run the tool called ``name`` from async code; the async twin of ``execute``.
 
         An async tool is awaited in this task. A sync tool runs inline (blocking the
-        event loop while it runs) when ``timeout`` is ``None``; with a timeout it
-        runs in a new worker thread so the timeout can be honoured. A thread cannot
-        be stopped: a sync tool that overruns keeps running in the background and
-        its result is discarded. An async tool that overruns is cancelled.
+        event loop while it runs) when the call has no deadline; with one it runs in
+        a new worker thread so the deadline can be honoured. On timeout an async tool
+        is cancelled (the result comes back on time even if it ignores that), and a
+        sync tool's ``ToolContext.cancelled`` becomes ``True``: a thread cannot be
+        stopped, so a sync tool that overruns should poll it (or sleep with
+        ``ToolContext.wait``); its late result is discarded.
 
         Args:
             name: the tool to run.
             input: passed to the tool's ``execute`` (validated by the tool).
             meta: passed through verbatim.
-            timeout: seconds before the call fails with "timed out after ... s".
-            call_id: copied to the result, to pair it with the provider's call.
+            timeout: seconds before the call fails with "timed out after ... s";
+                defaults to ``timeout_of(name)``; ``math.inf`` for no deadline.
+            call_id: copied to the result and the context, to pair it with the
+                provider's call (a generated one in the context when omitted).
+            trace_id: copied to the context.
+            on_progress: receives each ``ProgressEvent`` the tool reports.
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
@@ -333,24 +514,118 @@ class Toolkit:
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
-        try:
-            if timeout is None:
+        limit = self._limits.get(name) if timeout is None else timeout
+        listener = self.on_progress if on_progress is None else on_progress
+        if limit is None or math.isinf(limit):
+            pending = [name, call_id, input, trace_id, listener, None]
+            token = CURRENT.set(pending)
+            try:
                 value = tool.execute(input, meta)
                 if inspect.isawaitable(value):
                     value = await value
-            elif name in self._async:
-                value = await _await_within(tool.execute(input, meta), timeout)
+            except Exception as exc:
+                metadata = collected_metadata(pending)
+                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+            finally:
+                CURRENT.reset(token)
+            return ToolResult(
+                name,
+                call_id,
+                True,
+                value,
+                duration=time.perf_counter() - start,
+                metadata=collected_metadata(pending),
+            )
+        context = ToolContext(
+            name,
+            call_id=call_id,
+            arguments=input,
+            trace_id=trace_id,
+            timeout=limit,
+            on_progress=listener,
+        )
+        token = enter(context)
+        try:
+            if name in self._async:
+                value = await _await_within(tool.execute(input, meta), limit)
             else:
                 future = _in_thread(lambda: tool.execute(input, meta))
-                value = await _await_within(asyncio.wrap_future(future), timeout)
+                value = _unpack(await _await_within(asyncio.wrap_future(future), limit))
                 if inspect.isawaitable(value):
-                    left = timeout - (time.perf_counter() - start)
+                    left = limit - (time.perf_counter() - start)
                     value = await _await_within(value, max(left, 0.0))
         except _ToolTimeout as exc:
-            return self._failed(name, call_id, start, _timeout_text(_given(timeout)), exc)
+            context.cancel()
+            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc)
-        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+            return self._failed(name, call_id, start, error_text(exc), exc, context)
+        finally:
+            leave(token)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
+
+    def astream(
+        self,
+        name: str,
+        input: Any = None,
+        meta: Any = None,
+        *,
+        timeout: float | None = None,
+        call_id: str | None = None,
+        trace_id: str | None = None,
+    ) -> AsyncIterator[ProgressEvent | ToolResult]:
+        """Run the tool called ``name``; yield its progress events, then its ``ToolResult``.
+
+        The call runs as ``aexecute`` runs it. A sync tool with a deadline runs in a
+        worker thread, so its events arrive while it runs; without one it runs
+        inline and its events arrive when it is done. Stopping the iteration early
+        cancels the call.
+
+        Examples:
+            >>> import asyncio
+            >>> from collections.abc import Iterator
+            >>> from standard_tool import tool
+            >>> @tool(description="Count to n.")
+            ... def count(n: int) -> Iterator[int]:
+            ...     yield from range(1, n + 1)
+            >>> async def main() -> list[object]:
+            ...     return [e async for e in Toolkit([count]).astream("count", {"n": 2})]
+            >>> [type(e).__name__ for e in asyncio.run(main())]
+            ['ProgressEvent', 'ProgressEvent', 'ToolResult']
+
+        Args:
+            name: the tool to run.
+            input: passed to the tool's ``execute``.
+            meta: passed through verbatim.
+            timeout: as for ``aexecute``.
+            call_id: copied to the result, the context and every event.
+            trace_id: copied to the context.
+        """
+
+        async def start(listener: ProgressCallback) -> ToolResult:
+            return await self.aexecute(
+                name,
+                input,
+                meta,
+                timeout=timeout,
+                call_id=call_id,
+                trace_id=trace_id,
+                on_progress=listener,
+            )
+
+        def final(result: ToolResult | None, error: Exception | None) -> ToolResult:
+            if error is not None:
+                raise error
+            assert result is not None
+            return result
+
+        return stream_events(start, final)
 
     def execute(
         self,
@@ -360,22 +635,26 @@ class Toolkit:
         *,
         timeout: float | None = None,
         call_id: str | None = None,
+        trace_id: str | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Run the tool called ``name`` and return its ``ToolResult``.
 
-        A sync tool runs in this thread, or in a worker thread when ``timeout`` is
-        given (a thread cannot be stopped: a sync tool that overruns keeps running in
-        the background and its result is discarded). An async tool runs in a new
-        event loop; inside a running event loop that is impossible without blocking
-        it, so this raises ``ToolkitLoopError``: use ``await toolkit.aexecute(...)``
-        there.
+        A sync tool runs in this thread, or in a worker thread when the call has a
+        deadline (see ``aexecute`` for what happens to a tool that overruns). An
+        async tool runs in a new event loop; inside a running event loop that is
+        impossible without blocking it, so this raises ``ToolkitLoopError``: use
+        ``await toolkit.aexecute(...)`` there.
 
         Args:
             name: the tool to run.
             input: passed to the tool's ``execute`` (validated by the tool).
             meta: passed through verbatim.
-            timeout: seconds before the call fails with "timed out after ... s".
-            call_id: copied to the result, to pair it with the provider's call.
+            timeout: seconds before the call fails with "timed out after ... s";
+                defaults to ``timeout_of(name)``; ``math.inf`` for no deadline.
+            call_id: copied to the result and the context.
+            trace_id: copied to the context.
+            on_progress: receives each ``ProgressEvent`` the tool reports.
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
@@ -384,39 +663,113 @@ class Toolkit:
             ToolkitLoopError: the tool is async and an event loop is running in this
                 thread (a ``RuntimeError``).
         """
-        import asyncio
-        import concurrent.futures
-
         start = time.perf_counter()
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
+        limit = self._limits.get(name) if timeout is None else timeout
+        if limit is not None and math.isinf(limit):
+            limit = None
         if name in self._async:
+            import asyncio
+            import concurrent.futures
+
             self._refuse_in_loop(name)
-            return asyncio.run(self.aexecute(name, input, meta, timeout=timeout, call_id=call_id))
-        try:
-            if timeout is None:
-                value = tool.execute(input, meta)
-            else:
-                try:
-                    value = _in_thread(lambda: tool.execute(input, meta)).result(timeout)
-                except concurrent.futures.TimeoutError as exc:
-                    raise _ToolTimeout from exc
-        except _ToolTimeout as exc:
-            return self._failed(name, call_id, start, _timeout_text(_given(timeout)), exc)
-        except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc)
-        if inspect.isawaitable(value):
-            # A sync ``execute`` that returned an awaitable: finish it in a new loop.
+            run = self.aexecute(
+                name,
+                input,
+                meta,
+                timeout=math.inf if limit is None else limit,
+                call_id=call_id,
+                trace_id=trace_id,
+                on_progress=on_progress,
+            )
+            if limit is None:
+                return asyncio.run(run)
+            # In a thread of its own: a handler that ignores cancellation would hold
+            # ``asyncio.run``'s shutdown, and the caller's deadline must still hold.
+            late = _in_thread(lambda: asyncio.run(run))
             try:
-                self._refuse_in_loop(name)
-            except ToolkitLoopError:
-                if inspect.iscoroutine(value):
-                    value.close()
-                raise
-            left = None if timeout is None else max(timeout - (time.perf_counter() - start), 0.0)
-            return asyncio.run(self._finish(name, value, left, call_id, start))
-        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+                result: ToolResult = _unpack(late.result(limit + 2 * CANCEL_GRACE))
+            except concurrent.futures.TimeoutError as exc:
+                return self._failed(name, call_id, start, _timeout_text(limit), exc)
+            return result
+        listener = self.on_progress if on_progress is None else on_progress
+        if limit is None:
+            pending = [name, call_id, input, trace_id, listener, None]
+            token = CURRENT.set(pending)
+            try:
+                value = tool.execute(input, meta)
+            except Exception as exc:
+                metadata = collected_metadata(pending)
+                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+            finally:
+                CURRENT.reset(token)
+            if not inspect.isawaitable(value):
+                return ToolResult(
+                    name,
+                    call_id,
+                    True,
+                    value,
+                    duration=time.perf_counter() - start,
+                    metadata=collected_metadata(pending),
+                )
+            return self._awaitable(name, value, None, call_id, start)
+        import concurrent.futures
+
+        context = ToolContext(
+            name,
+            call_id=call_id,
+            arguments=input,
+            trace_id=trace_id,
+            timeout=limit,
+            on_progress=listener,
+        )
+        token = enter(context)
+        try:
+            future = _in_thread(lambda: tool.execute(input, meta))
+            try:
+                outcome = future.result(limit)
+            except concurrent.futures.TimeoutError as exc:
+                context.cancel()
+                raise _ToolTimeout from exc
+            value = _unpack(outcome)
+        except _ToolTimeout as exc:
+            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
+        except Exception as exc:
+            return self._failed(name, call_id, start, error_text(exc), exc, context)
+        finally:
+            leave(token)
+        if inspect.isawaitable(value):
+            left = max(limit - (time.perf_counter() - start), 0.0)
+            return self._awaitable(name, value, left, call_id, start)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
+
+    def _awaitable(
+        self,
+        name: str,
+        value: Awaitable[Any],
+        timeout: float | None,
+        call_id: str | None,
+        start: float,
+    ) -> ToolResult:
+        """Finish a sync ``execute`` that returned an awaitable, in a new event loop."""
+        import asyncio
+
+        try:
+            self._refuse_in_loop(name)
+        except ToolkitLoopError:
+            if inspect.iscoroutine(value):
+                value.close()
+            raise
+        return asyncio.run(self._finish(name, value, timeout, call_id, start))
 
     async def _finish(
         self,
@@ -449,8 +802,19 @@ class Toolkit:
 
     @staticmethod
     def _failed(
-        name: str, call_id: str | None, start: float, error: str, exc: BaseException
+        name: str,
+        call_id: str | None,
+        start: float,
+        error: str,
+        exc: BaseException,
+        context: ToolContext | Mapping[str, Any] | None = None,
     ) -> ToolResult:
+        if context is None:
+            metadata = _NO_METADATA
+        elif isinstance(context, ToolContext):
+            metadata = collected_metadata(context)
+        else:
+            metadata = context
         return ToolResult(
             name,
             call_id,
@@ -458,7 +822,65 @@ class Toolkit:
             error=error,
             duration=time.perf_counter() - start,
             exception=exc,
+            metadata=metadata,
         )
+
+
+class RenamedTool:
+    """A tool under another name: every other attribute is the wrapped tool's.
+
+    Args:
+        name: the new name.
+        tool: any conforming tool.
+    """
+
+    __slots__ = ("_tool", "name")
+
+    name: str
+    _tool: Any
+
+    if TYPE_CHECKING:  # what the wrapped tool provides, through __getattr__
+        title: str | None
+        description: str
+        input_schema: Any
+        output_schema: Any
+        execute: Callable[..., Any]
+
+    def __init__(self, name: str, tool: AnyTool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_tool", tool)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._tool, attribute)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"RenamedTool is immutable; cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"RenamedTool({self.name!r}, {self._tool!r})"
+
+    def formatted(self, format: Callable[[Any], Any] | None = None) -> RenamedTool:
+        """Return the wrapped tool's ``formatted(format)`` under this name."""
+        return RenamedTool(self.name, self._tool.formatted(format))
+
+
+def _is_timeout(timeout: object) -> bool:
+    if timeout is None:
+        return True
+    return (
+        isinstance(timeout, (int, float))
+        and not isinstance(timeout, bool)
+        and not math.isnan(timeout)
+        and timeout > 0
+    )
+
+
+def _tool_timeout(tool: object, default: float | None) -> float | None:
+    """Return the tool's own ``timeout`` when it is a usable number, else ``default``."""
+    own = getattr(tool, "timeout", None)
+    if own is not None and _is_timeout(own):
+        return float(cast("float", own))
+    return default
 
 
 def _given(timeout: float | None) -> float:

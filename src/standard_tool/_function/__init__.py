@@ -23,6 +23,6 @@ from __future__ import annotations
 
 from standard_tool._function._checks import MAX_ISSUES
 from standard_tool._function._compile import Param
-from standard_tool._function._tool import Meta, tool
+from standard_tool._function._tool import AsyncFunctionTool, FunctionTool, Meta, tool
 
-__all__ = ["MAX_ISSUES", "Meta", "Param", "tool"]
+__all__ = ["MAX_ISSUES", "AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]

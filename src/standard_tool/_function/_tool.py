@@ -13,14 +13,36 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import inspect
+import math
 import operator
-from collections.abc import Callable, Coroutine
-from typing import Any
+import types
+import typing
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+    Mapping,
+)
+from typing import TYPE_CHECKING, Any, Generic, cast
 
-from typing_extensions import Annotated, TypeAlias, TypeVar, overload
+from typing_extensions import (
+    Annotated,
+    Concatenate,
+    Literal,
+    ParamSpec,
+    Self,
+    TypeAlias,
+    TypeVar,
+    overload,
+)
 
+from standard_tool._context import Event, ToolContext, current_context, stream_tool
 from standard_tool._core import (
     STOPPED_PREFIX,
     AsyncTool,
@@ -29,7 +51,7 @@ from standard_tool._core import (
     Issue,
     Tool,
     ToolDefinitionError,
-    standard_tool,
+    build_tool,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import exec_generated, generate, generate_check
@@ -38,10 +60,17 @@ from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
 from standard_tool._shared import truncate_text
 
-__all__ = ["Meta", "Param", "tool"]
+__all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
+_S = TypeVar("_S")
+_P = ParamSpec("_P")
+_P2 = ParamSpec("_P2")
+#: What a direct call returns: the function's own return type (a coroutine for an
+#: ``async def``, the iterator for a generator).
+_C = TypeVar("_C", default=_R)
+_AC = TypeVar("_AC", default=Coroutine[Any, Any, _R])
 
 #: Mark the parameter that receives ``execute``'s ``meta``: ``ctx: Meta[MyContext]``.
 #: It is hidden from the schema and passed verbatim, never validated.
@@ -58,15 +87,43 @@ Meta: TypeAlias = Annotated[_T, META_MARKER]
 _new = object.__new__
 _set_message: Callable[[Any, Any], None] = vars(Issue)["message"].__set__
 _set_path: Callable[[Any, Any], None] = vars(Issue)["path"].__set__
+_set_code: Callable[[Any, Any], None] = vars(Issue)["code"].__set__
 _set_issues: Callable[[Any, Any], None] = vars(FailureResult)["issues"].__set__
 _set_value: Callable[[Any, Any], None] = vars(FailureResult)["value"].__set__
 
 
+#: Message openings of the function tools' checks, and the issue code each means.
+_CODES = (
+    ("missing required property", "required"),
+    ("unexpected property", "additional_property"),
+    ("expected one of ", "enum"),
+    ("expected a JSON value", "type"),
+    ("expected a ", "format"),  # "expected a YYYY-MM-DD date", "expected a UUID"
+    ("object keys must be strings", "type"),
+    ("matches none of the", "union"),
+    ("invalid ", "format"),
+    ("must ", "constraint"),
+    ("items must be", "constraint"),
+)
+
+
+def issue_code(message: str) -> str:
+    """Return the issue code of a function tool's message (see ``Issue.code``)."""
+    for opening, code in _CODES:
+        if message.startswith(opening):
+            return code
+    if message.startswith("expected "):
+        # "expected 2 items, got 3" is a tuple's length; "expected string, got ..." a type.
+        return "constraint" if message[9:10].isdigit() else "type"
+    return "invalid"
+
+
 def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
-    """``Issue(message, path)``, built without the frozen dataclass ``__init__``."""
+    """``Issue(message, path, code)``, built without the frozen dataclass ``__init__``."""
     issue = _new(Issue)
     _set_message(issue, message)
     _set_path(issue, path)
+    _set_code(issue, issue_code(message))
     return issue
 
 
@@ -89,6 +146,7 @@ def _failure(errs: list[Err]) -> FailureResult:
         issue = _new(Issue)
         _set_message(issue, e.message)
         _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        _set_code(issue, issue_code(e.message))
         _set_issues(result, (issue,))
     else:
         _set_issues(result, _issues(errs))
@@ -147,6 +205,7 @@ def _invalid(errs: list[Err]) -> _Invalid:
         issue = _new(Issue)
         _set_message(issue, e.message)
         _set_path(issue, tuple(rpath[::-1]) if rpath else None)
+        _set_code(issue, issue_code(e.message))
         return _Invalid(issue)
     return _Invalid(*_issues(errs))
 
@@ -282,16 +341,63 @@ def _no_output(annotation: Any) -> bool:
     return annotation in (None, type(None), Any, object, inspect.Parameter.empty)
 
 
-class _Compiled:
-    __slots__ = ("description", "input_schema", "meta_name", "output_schema", "signature")
+def _streams(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` is a generator or async generator function (a streaming tool)."""
+    return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
 
-    def __init__(self, fn: Callable[..., Any], label: str) -> None:
+
+_STREAM_ORIGINS = {
+    collections.abc.Iterator,
+    collections.abc.Iterable,
+    collections.abc.Generator,
+    collections.abc.AsyncIterator,
+    collections.abc.AsyncIterable,
+    collections.abc.AsyncGenerator,
+}
+
+
+def _streamed_result(annotation: Any) -> Any:
+    """Return the result type of a streaming tool: what it yields (or what it returns).
+
+    ``Iterator[T]`` and ``AsyncIterator[T]`` give ``T``; ``Generator[T, S, R]`` gives
+    ``T | R`` when ``R`` is not ``None`` (a returned value is the result). Anything
+    else is not checked (``Any``).
+    """
+    origin: Any = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    returns_value = origin is collections.abc.Generator and len(args) == 3
+    if origin not in _STREAM_ORIGINS or not args:
+        return Any
+    item = args[0]
+    if returns_value and not _no_output(args[2]):
+        return typing.Union[item, args[2]]  # noqa: UP007  # built from values at run time
+    return item
+
+
+def _is_context(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, ToolContext)
+
+
+class _Compiled:
+    __slots__ = (
+        "context_name",
+        "description",
+        "input_schema",
+        "meta_name",
+        "output_schema",
+        "signature",
+    )
+
+    def __init__(self, fn: Callable[..., Any], label: str, method: bool) -> None:
         problems: list[str] = []
         try:
             signature = inspect.signature(fn)
-            self.signature = signature
         except (TypeError, ValueError) as err:
             raise ToolDefinitionError(f"tool {label!r}: cannot read the signature: {err}") from err
+        if method:  # ``self`` / ``cls`` is bound, never sent by a model
+            signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+        self.signature = signature
+        self.context_name: str | None = None
         hints = _annotations(fn, problems)
         doc = parse_docstring(inspect.getdoc(fn))
         self.description = doc.description
@@ -310,6 +416,11 @@ class _Compiled:
                 continue
             if p.kind is p.POSITIONAL_ONLY:
                 problems.append(f"{where}: positional-only parameters are not supported")
+                continue
+            if _is_context(annotation):
+                if self.context_name is not None:
+                    problems.append(f"{where}: only one parameter can be a ToolContext")
+                self.context_name = p.name
                 continue
             if _is_meta(annotation):
                 if self.meta_name is not None:
@@ -344,6 +455,8 @@ class _Compiled:
 
         self.output_schema: FunctionSchema | None = None
         returns = hints.get("return", inspect.Parameter.empty)
+        if _streams(fn) and not _no_output(returns):
+            returns = _streamed_result(returns)
         if not _no_output(returns):
             out = Compiler(globalns, python=True)
             try:
@@ -359,20 +472,74 @@ class _Compiled:
 
 
 # --------------------------------------------------------------------------------------
-# The decorator
+# The handler: validated arguments in, the function called
 # --------------------------------------------------------------------------------------
 
 
-def _handler(
-    fn: Callable[..., Any], signature: inspect.Signature, meta_name: str | None
-) -> Callable[[Any, Any], Any]:
-    """Return ``run(value, meta)`` calling ``fn`` with the validated arguments.
+def _context_for(name: str, value: Any) -> ToolContext:
+    """Return the current call's context, or a fresh one for a call that has none."""
+    context = current_context()
+    return ToolContext(name, arguments=value) if context is None else context
+
+
+def drain(generator: Generator[Any, Any, Any]) -> Any:
+    """Run a streaming handler: report each yielded value, return the result.
+
+    The result is the generator's ``return`` value when it is not ``None``, else
+    the last value yielded (``None`` when nothing was). Once the call is cancelled
+    (its caller gave up at the deadline) the generator is closed at its next ``yield``.
+    """
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        while True:
+            try:
+                item = next(generator)
+            except StopIteration as stop:
+                return last if stop.value is None else stop.value
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+                if context.cancelled:  # the caller gave up and drops the result
+                    return last
+    finally:
+        generator.close()
+
+
+async def adrain(generator: AsyncGenerator[Any, Any]) -> Any:
+    """Run an async streaming handler: report each yielded value, return the last one."""
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        async for item in generator:
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+        return last
+    finally:
+        await generator.aclose()
+
+
+def _handler_source(
+    fn: Callable[..., Any],
+    signature: inspect.Signature,
+    meta_name: str | None,
+    context_name: str | None,
+    label: str,
+    method: bool,
+) -> tuple[str, dict[str, Any]]:
+    """Return the source of ``run(value, meta)`` calling ``fn`` with the validated arguments.
 
     The validated dict holds every parameter (defaults are filled in), so the
     call names each one instead of expanding ``**value``: positionally for a
     plain function (its signature is its code's), by keyword otherwise (a
     wrapper's advertised signature may not be how it takes its arguments).
-    Only ``**kwargs`` needs ``fn(**value)``.
+    Only ``**kwargs`` needs ``fn(**value)``. A method's ``run`` is made by
+    ``make(target)``, which binds the instance (or class) as the first argument.
     """
     params = list(signature.parameters.values())
     plain = (
@@ -380,11 +547,11 @@ def _handler(
         and not hasattr(fn, "__wrapped__")
         and getattr(fn, "__signature__", None) is None
     )
-    args: list[str] = []
+    args: list[str] = ["target"] if method else []
     first = ""
     # Parameter names are identifiers (``name=`` in the call); as dict keys they
     # are constants bound by name, like every value in generated code.
-    constants: dict[str, Any] = {"fn": fn}
+    constants: dict[str, Any] = {"fn": fn, "ctx": _context_for, "LABEL": label}
 
     def key(name: str) -> str:
         constant = f"K{len(constants)}"
@@ -394,81 +561,537 @@ def _handler(
     for p in params:
         if p.kind is p.VAR_KEYWORD:
             # Extra keys may name the Meta parameter too: Meta wins, as it always has.
-            first = "" if meta_name is None else f"value[{key(meta_name)}] = meta; "
-            args = ["**value"]
+            if meta_name is not None:
+                first += f"value[{key(meta_name)}] = meta; "
+            if context_name is not None:
+                first += f"value[{key(context_name)}] = ctx(LABEL, dict(value)); "
+            args = ["target", "**value"] if method else ["**value"]
             break
-        expr = "meta" if p.name == meta_name else f"value[{key(p.name)}]"
+        if p.name == meta_name:
+            expr = "meta"
+        elif p.name == context_name:
+            expr = "ctx(LABEL, value)"
+        else:
+            expr = f"value[{key(p.name)}]"
         positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
         args.append(expr if positional else f"{p.name}={expr}")
     call = f"fn({', '.join(args)})"
+    if inspect.isgeneratorfunction(fn):
+        constants["drain"] = drain
+        call = f"drain({call})"
+    elif inspect.isasyncgenfunction(fn):
+        constants["adrain"] = adrain
+        source = f"async def run(value, meta):\n    {first}return await adrain({call})\n"
+        if method:
+            body = "".join(f"    {line}\n" for line in source.splitlines())
+            source = f"def make(target):\n{body}    return run\n"
+        return source, constants
     if inspect.iscoroutinefunction(fn):
         source = f"async def run(value, meta):\n    {first}return await {call}\n"
     else:
         source = f"def run(value, meta):\n    {first}return {call}\n"
-    run: Callable[[Any, Any], Any] = exec_generated(source, constants, "handler")["run"]
-    return run
+    if method:
+        body = "".join(f"    {line}\n" for line in source.splitlines())
+        source = f"def make(target):\n{body}    return run\n"
+    return source, constants
+
+
+def _handler(fn: Callable[..., Any], compiled: _Compiled, label: str, method: bool) -> Any:
+    """``run(value, meta)``, or for a method ``make(target) -> run``."""
+    source, constants = _handler_source(
+        fn, compiled.signature, compiled.meta_name, compiled.context_name, label, method
+    )
+    return exec_generated(source, constants, "handler")["make" if method else "run"]
+
+
+# --------------------------------------------------------------------------------------
+# Function tools: still the function, and methods that bind
+# --------------------------------------------------------------------------------------
+
+#: How a function tool binds: not at all (a function or a staticmethod), to an instance, to a class.
+_Mode: TypeAlias = Literal["function", "static", "method", "class"]
+
+
+class _Spec:
+    """What a function tool keeps of its function (shared by every bound copy)."""
+
+    __slots__ = ("annotations", "compiled", "context_index", "fn", "make", "metadata", "mode")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        mode: _Mode,
+        compiled: _Compiled,
+        make: Callable[..., Any] | None,
+        annotations: Mapping[str, Any],
+        metadata: Mapping[str, Any],
+    ) -> None:
+        self.annotations = annotations
+        self.metadata = metadata
+        self.fn = fn
+        self.mode: _Mode = mode
+        self.compiled = compiled
+        self.make = make
+        # Where a direct call could pass the context positionally (``None``: by keyword only).
+        self.context_index: int | None = None
+        if compiled.context_name is not None:
+            names = [
+                p.name
+                for p in compiled.signature.parameters.values()
+                if p.kind is p.POSITIONAL_OR_KEYWORD
+            ]
+            if compiled.context_name in names:
+                self.context_index = names.index(compiled.context_name)
+
+
+#: ``_target`` of a function tool not bound to an instance or a class.
+_UNBOUND: Any = object()
+
+
+def _direct_call(tool: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    spec: _Spec = tool._spec
+    name = spec.compiled.context_name
+    if name is not None and name not in kwargs:
+        index = spec.context_index
+        if index is None or len(args) <= index:
+            kwargs[name] = _context_for(tool.name, dict(kwargs))
+    target = tool._target
+    if target is _UNBOUND:
+        return spec.fn(*args, **kwargs)
+    return spec.fn(target, *args, **kwargs)
+
+
+def _bind(tool: Any, target: Any) -> Any:
+    """Return a copy of a method tool whose handler receives ``target`` first."""
+    spec: _Spec = tool._spec
+    assert spec.make is not None
+    bound = build_tool(
+        name=tool.name,
+        description=tool.description,
+        title=tool.title,
+        execute=spec.make(target),
+        input_schema=tool.input_schema,
+        output_schema=tool.output_schema,
+        classes=_CLASSES,
+    )
+    _finish(bound, spec, target, tool.timeout)
+    return bound
+
+
+def _finish(tool: Any, spec: _Spec, target: Any, timeout: float | None) -> None:
+    setattr_ = object.__setattr__
+    setattr_(tool, "_spec", spec)
+    setattr_(tool, "_target", target)
+    setattr_(tool, "timeout", timeout)
+    setattr_(tool, "annotations", spec.annotations)
+    setattr_(tool, "metadata", spec.metadata)
+    setattr_(tool, "__wrapped__", spec.fn)
+
+
+class _Binds:
+    """The descriptor half of a function tool: a method tool binds like a method."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        _spec: _Spec
+        _target: Any
+        name: str
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        spec: _Spec = self._spec
+        fn = spec.fn
+        if spec.mode != "function" or self._target is not _UNBOUND:
+            return
+        defined_here = getattr(fn, "__qualname__", None) == f"{owner.__qualname__}.{name}"
+        first = next(iter(inspect.signature(fn).parameters.values()), None)
+        if defined_here and first is not None:
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: a function defined in class "
+                f"{owner.__qualname__} takes {first.name!r} first; name it `self` to make "
+                "a method tool, or put @staticmethod under @tool"
+            )
+
+    if not TYPE_CHECKING:  # typed per class below
+
+        def __get__(self, instance, owner=None):
+            return _get(self, instance, owner)
+
+
+def _get(tool: Any, instance: Any, owner: Any) -> Any:
+    """``tool.__get__``: a method tool binds to the instance, a classmethod tool to the class."""
+    spec: _Spec = tool._spec
+    if spec.mode in ("function", "static") or tool._target is not _UNBOUND:
+        return tool
+    if spec.mode == "class":
+        return _bind(tool, owner if owner is not None else type(instance))
+    if instance is None:
+        return tool
+    return _bind(tool, instance)
+
+
+class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C]):
+    """A synchronous tool made by ``@tool`` from a function: it is still the function.
+
+    ``get_weather("Paris")`` calls the function as written (no validation: a
+    direct call is a Python call); ``get_weather.execute({"city": "Paris"})`` is
+    the tool call a model makes (validated). Decorating a method gives a tool
+    that binds like a method: ``Client(key).get_orders`` is a tool whose handler
+    receives the instance and whose schema has no ``self``.
+
+    Attributes:
+        timeout: the default number of seconds a call may take (``@tool(timeout=...)``);
+            the ``Toolkit`` and the runners use it when the call gives none.
+        annotations: MCP tool annotations (``readOnlyHint``, ``destructiveHint``,
+            ``idempotentHint``, ``openWorldHint``), read-only; ``to_mcp`` sends them.
+        metadata: free-form facts about the tool (owner, version, tags), read-only;
+            never sent to a model.
+    """
+
+    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+
+    timeout: float | None
+    annotations: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _C:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+        """Call the function itself, exactly as if it were not decorated."""
+        result: _C = _direct_call(self, args, kwargs)
+        return result
+
+    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events: progress, then one ``ResultEvent``.
+
+        Each value a generator handler yields is a ``ProgressEvent`` (its ``data``);
+        see ``stream_tool``.
+        """
+        return stream_tool(self, input, meta)
+
+    if TYPE_CHECKING:
+        # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[type[_S], _P2], _R, _C],
+            instance: None,
+            owner: type[_S],
+            /,
+        ) -> FunctionTool[_P2, _R, _C]: ...
+        @overload
+        def __get__(self, instance: None, owner: Any = None, /) -> Self: ...
+        # Read through an instance: a classmethod tool drops ``cls``, a method ``self``.
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[type[_S], _P2], _R, _C],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> FunctionTool[_P2, _R, _C]: ...
+        @overload
+        def __get__(
+            self: FunctionTool[Concatenate[_S, _P2], _R, _C], instance: _S, owner: Any = None, /
+        ) -> FunctionTool[_P2, _R, _C]: ...
+        @overload
+        def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
+        def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+
+
+class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _AC]):
+    """An async tool made by ``@tool`` from an ``async def`` function: still the function.
+
+    ``await fetch("https://...")`` calls the coroutine function as written; see
+    ``FunctionTool`` for the rest.
+
+    Attributes:
+        timeout: the default number of seconds a call may take (``@tool(timeout=...)``).
+        annotations: MCP tool annotations, read-only (see ``FunctionTool``).
+        metadata: free-form facts about the tool, read-only (see ``FunctionTool``).
+    """
+
+    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+
+    timeout: float | None
+    annotations: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _AC:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+        """Call the coroutine function itself, exactly as if it were not decorated."""
+        result: _AC = _direct_call(self, args, kwargs)
+        return result
+
+    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events: progress, then one ``ResultEvent``.
+
+        Each value an async generator handler yields is a ``ProgressEvent`` (its
+        ``data``); see ``stream_tool``.
+        """
+        return stream_tool(self, input, meta)
+
+    if TYPE_CHECKING:
+        # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[type[_S], _P2], _R],
+            instance: None,
+            owner: type[_S],
+            /,
+        ) -> AsyncFunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: None, owner: Any = None, /) -> Self: ...
+        # Read through an instance: a classmethod tool drops ``cls``, a method ``self``.
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[type[_S], _P2], _R],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> AsyncFunctionTool[_P2, _R]: ...
+        @overload
+        def __get__(
+            self: AsyncFunctionTool[Concatenate[_S, _P2], _R, _AC],
+            instance: _S,
+            owner: Any = None,
+            /,
+        ) -> AsyncFunctionTool[_P2, _R, _AC]: ...
+        @overload
+        def __get__(self, instance: object, owner: Any = None, /) -> Self: ...
+        def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+
+
+_CLASSES: Any = (FunctionTool, AsyncFunctionTool)
+
+
+# --------------------------------------------------------------------------------------
+# The decorator
+# --------------------------------------------------------------------------------------
+
+
+def _in_class_body(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` was defined directly in a class body (its qualname says so)."""
+    parts = str(getattr(fn, "__qualname__", "")).split(".")
+    return len(parts) > 1 and parts[-2] != "<locals>"
+
+
+def _unwrap(obj: Any, label: str) -> tuple[Callable[..., Any], _Mode]:
+    """Return the function and how it binds: not at all, to an instance, to a class."""
+    if isinstance(obj, (Tool, AsyncTool)):
+        raise ToolDefinitionError(f"tool {label!r}: already a tool; apply @tool once")
+    if isinstance(obj, property):
+        raise ToolDefinitionError(
+            f"tool {label!r}: a property cannot be a tool (it takes no arguments a model "
+            "could send); decorate a method instead"
+        )
+    if isinstance(obj, staticmethod):
+        return _callable(cast("Any", obj).__func__), "static"
+    if isinstance(obj, classmethod):
+        fn = _callable(cast("Any", obj).__func__)
+        if not inspect.signature(fn).parameters:
+            raise ToolDefinitionError(f"tool {label!r}: a classmethod needs its `cls` parameter")
+        return fn, "class"
+    if not callable(obj):
+        raise ToolDefinitionError(f"tool: expected a function, got {type(obj).__name__}")
+    fn = _callable(obj)
+    if inspect.isfunction(fn) and _in_class_body(fn):
+        first = next(iter(inspect.signature(fn).parameters.values()), None)
+        if first is not None and first.name == "self":
+            return fn, "method"
+        if first is not None and first.name == "cls":
+            raise ToolDefinitionError(
+                f"tool {label!r}: takes `cls` first but is not a classmethod; write "
+                "@tool above @classmethod (the other order cannot bind)"
+            )
+    return fn, "function"
+
+
+def _callable(fn: Any) -> Callable[..., Any]:
+    out: Callable[..., Any] = fn
+    return out
+
+
+def _check_timeout(timeout: object, label: str) -> float | None:
+    if timeout is None:
+        return None
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or math.isnan(timeout)
+        or timeout <= 0
+    ):
+        raise ToolDefinitionError(
+            f"tool {label!r}: timeout must be a positive number of seconds or None, "
+            f"got {timeout!r:.40}"
+        )
+    return float(timeout)
+
+
+#: The MCP tool annotations (2025-06-18 schema) and the type each must have.
+MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _check_annotations(annotations: object, label: str) -> Mapping[str, Any]:
+    if annotations is None:
+        return _EMPTY
+    if not isinstance(annotations, Mapping):
+        raise ToolDefinitionError(
+            f"tool {label!r}: annotations must be a mapping, got {type(annotations).__name__}"
+        )
+    given: dict[Any, Any] = dict(annotations)  # pyright: ignore[reportUnknownArgumentType]
+    problems = [
+        f"{key!r} must be a bool"
+        for key in MCP_HINTS
+        if key in given and not isinstance(given[key], bool)
+    ]
+    unknown = [k for k in given if k not in MCP_HINTS and k != "title"]
+    if unknown:
+        problems.append(
+            f"unknown key(s) {', '.join(map(repr, unknown))[:120]} "
+            f"(known: {', '.join(MCP_HINTS)}, title)"
+        )
+    if "title" in given and not isinstance(given["title"], str):
+        problems.append("'title' must be a string")
+    if problems:
+        raise ToolDefinitionError(f"tool {label!r}: annotations: " + "; ".join(problems))
+    return types.MappingProxyType(given)
+
+
+def _check_metadata(metadata: object, label: str) -> Mapping[str, Any]:
+    if metadata is None:
+        return _EMPTY
+    if not isinstance(metadata, Mapping):
+        raise ToolDefinitionError(
+            f"tool {label!r}: metadata must be a mapping, got {type(metadata).__name__}"
+        )
+    facts: dict[Any, Any] = dict(metadata)  # pyright: ignore[reportUnknownArgumentType]
+    return types.MappingProxyType(facts)
+
+
+_EMPTY: Mapping[str, Any] = types.MappingProxyType({})
+
+
+def _label(obj: Any, name: str | None) -> str:
+    if name:
+        return name
+    inner = getattr(obj, "__func__", obj)
+    return str(getattr(inner, "__name__", None) or type(obj).__name__)
 
 
 def _build(
-    fn: Callable[..., Any], name: str | None, description: str | None, title: str | None
+    obj: Any,
+    name: str | None,
+    description: str | None,
+    title: str | None,
+    timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Any:
-    if not callable(fn):
-        raise ToolDefinitionError(f"tool: expected a function, got {type(fn).__name__}")
-    label = name or getattr(fn, "__name__", None) or type(fn).__name__
+    label = _label(obj, name)
+    fn, mode = _unwrap(obj, label)
+    seconds = _check_timeout(timeout, label)
+    hints = _check_annotations(annotations, label)
+    facts = _check_metadata(metadata, label)
+    method = mode in ("method", "class")
     try:
-        compiled = _Compiled(fn, label)
+        compiled = _Compiled(fn, label, method)
     except RecursionError as err:
         raise ToolDefinitionError(
             f"tool {label!r}: an annotation nests too deeply to compile; "
             "name its inner parts (a TypedDict, a dataclass or a type alias)"
         ) from err
-    return standard_tool(
+    made = _handler(fn, compiled, label, method)
+    make: Callable[..., Any] | None = None
+    if method:
+        execute, make = _unbound_handler(fn, label), made
+    else:
+        execute = made
+    built = build_tool(
         name=label,
         description=compiled.description if description is None else description,
         title=title,
-        execute=_handler(fn, compiled.signature, compiled.meta_name),
+        execute=execute,
         input_schema=compiled.input_schema,
         output_schema=compiled.output_schema,
+        classes=_CLASSES,
     )
+    _finish(built, _Spec(fn, mode, compiled, make, hints, facts), _UNBOUND, seconds)
+    return built
+
+
+def _unbound_handler(fn: Callable[..., Any], label: str) -> Callable[..., Any]:
+    """Return the handler of a method tool read from its class: it says what to do."""
+    owner = str(getattr(fn, "__qualname__", "")).rpartition(".")[0] or "its class"
+    message = (
+        f"tool {label!r} is a method of {owner}; run it from an instance "
+        f"(`{owner}(...).{getattr(fn, '__name__', label)}.execute(...)`)"
+    )
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def unbound_async(value: Any, meta: Any) -> Any:
+            raise TypeError(message)
+
+        return unbound_async
+
+    def unbound(value: Any, meta: Any) -> Any:
+        raise TypeError(message)
+
+    return unbound
 
 
 class _ToolDecorator:
     """What ``tool(name=..., ...)`` returns: apply it to a function."""
 
-    __slots__ = ("_description", "_name", "_title")
+    __slots__ = ("_options",)
 
-    def __init__(self, name: str | None, description: str | None, title: str | None) -> None:
-        self._name = name
-        self._description = description
-        self._title = title
+    def __init__(self, **options: Any) -> None:
+        self._options = options
 
     @overload
     def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
-        self, fn: Callable[..., Coroutine[Any, Any, _R]], /
-    ) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+        self, fn: Callable[_P, AsyncIterator[_T]], /
+    ) -> AsyncFunctionTool[_P, _T, AsyncIterator[_T]]: ...
     @overload
-    def __call__(self, fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
-    def __call__(self, fn: Callable[..., Any], /) -> Any:
-        return _build(fn, self._name, self._description, self._title)
+    def __call__(self, fn: Callable[_P, Iterator[_T]], /) -> FunctionTool[_P, _T, Iterator[_T]]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
+        self, fn: Callable[_P, Coroutine[Any, Any, _R]], /
+    ) -> AsyncFunctionTool[_P, _R]: ...
+    @overload
+    def __call__(self, fn: Callable[_P, _R], /) -> FunctionTool[_P, _R]: ...
+    def __call__(self, fn: Any, /) -> Any:
+        return _build(fn, **self._options)
 
 
 @overload
 def tool(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]
-    fn: Callable[..., Coroutine[Any, Any, _R]], /
-) -> AsyncTool[dict[str, Any], _R, _R, Any]: ...
+    fn: Callable[_P, AsyncIterator[_T]], /
+) -> AsyncFunctionTool[_P, _T, AsyncIterator[_T]]: ...
 @overload
-def tool(fn: Callable[..., _R], /) -> Tool[dict[str, Any], _R, _R, Any]: ...
+def tool(fn: Callable[_P, Iterator[_T]], /) -> FunctionTool[_P, _T, Iterator[_T]]: ...
+@overload
+def tool(  # type: ignore[overload-overlap]
+    fn: Callable[_P, Coroutine[Any, Any, _R]], /
+) -> AsyncFunctionTool[_P, _R]: ...
+@overload
+def tool(fn: Callable[_P, _R], /) -> FunctionTool[_P, _R]: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None, title: str | None = None
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    title: str | None = None,
+    timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> _ToolDecorator: ...
 def tool(
-    fn: Callable[..., Any] | None = None,
+    fn: Any = None,
     /,
     *,
     name: str | None = None,
     description: str | None = None,
     title: str | None = None,
+    timeout: float | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Any:
     """Build a Standard Tool from a typed function.
 
@@ -480,6 +1103,14 @@ def tool(
     The return annotation becomes the output schema; the returned value is
     checked against it and passed through unchanged. ``async def`` functions give
     an async tool.
+
+    The tool is still the function: ``get_weather("Paris")`` calls it as
+    written, and type checkers see its signature. On a method (first parameter
+    ``self``) the tool binds like a method: ``Client(key).get_orders`` is a tool
+    whose handler receives the instance, and whose schema has no ``self``. Put
+    ``@tool`` above ``@classmethod`` or ``@staticmethod``. A parameter annotated
+    ``Meta[...]`` receives ``execute``'s ``meta``; one annotated ``ToolContext``
+    receives the call's context. Neither appears in the schema.
 
     Use it bare (``@tool``) or with options (``@tool(name="...")``).
 
@@ -495,18 +1126,34 @@ def tool(
         ...     return f"20 degrees {units} in {city}"
         >>> get_weather.execute({"city": "Paris"})
         '20 degrees c in Paris'
+        >>> get_weather("Rome", units="f")
+        '20 degrees f in Rome'
 
     Args:
         fn: the function (when used bare).
         name: the tool name; defaults to the function's ``__name__``.
         description: defaults to the docstring without its Args/Returns/Raises sections.
         title: an optional human-readable title.
+        timeout: seconds a call may take when the ``Toolkit`` or a runner runs it
+            and the call gives no timeout of its own (``None``: their default).
+        annotations: MCP tool annotations: ``readOnlyHint``, ``destructiveHint``,
+            ``idempotentHint``, ``openWorldHint`` (bools) and ``title``.
+        metadata: free-form facts about the tool, kept on it (never sent to a model).
 
     Raises:
         ToolDefinitionError: a parameter or the return annotation cannot be
-            expressed as JSON Schema (every problem is listed), or the function
-            takes ``*args`` or positional-only parameters.
+            expressed as JSON Schema (every problem is listed), the function
+            takes ``*args`` or positional-only parameters, or it cannot bind
+            (``@classmethod`` above ``@tool``, a property).
     """
+    options: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "title": title,
+        "timeout": timeout,
+        "annotations": annotations,
+        "metadata": metadata,
+    }
     if fn is None:
-        return _ToolDecorator(name, description, title)
-    return _build(fn, name, description, title)
+        return _ToolDecorator(**options)
+    return _build(fn, **options)

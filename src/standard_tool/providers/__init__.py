@@ -39,6 +39,7 @@ from standard_tool.providers._bedrock import (
 )
 from standard_tool.providers._check import SchemaProblem
 from standard_tool.providers._convert_common import ProviderOptionError, ProviderSchemaError
+from standard_tool.providers._format import format_result
 from standard_tool.providers._gemini import (
     GeminiParameters,
     check_gemini,
@@ -116,6 +117,7 @@ __all__ = [
     "check_gemini_json_schema",
     "check_mcp_tool",
     "check_openai_strict",
+    "format_result",
     "gemini_function_response",
     "gemini_json_parameters",
     "gemini_parameters",

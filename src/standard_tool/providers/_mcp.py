@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, NotRequired, TypedDict, overload
 
@@ -169,7 +169,8 @@ def to_mcp(
         tool: any conforming tool, or a ``Toolkit`` or iterable of tools (then
             the result is a list of entries, in order).
         annotations: optional MCP tool annotations (``readOnlyHint``,
-            ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``).
+            ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``),
+            merged over the tool's own ``annotations`` attribute when it has one.
 
     Returns:
         ``{"name", "title", "description", "inputSchema", "outputSchema"}``
@@ -194,6 +195,9 @@ def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]
     output, _ = _mcp_output(tool)
     if output is not None:
         out["outputSchema"] = output
+    own = getattr(tool, "annotations", None)  # e.g. @tool(annotations=...)
+    if isinstance(own, Mapping) and own:
+        annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}
     if annotations is not None:
         out["annotations"] = dict(annotations)
     return out

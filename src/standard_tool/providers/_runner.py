@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
 from typing_extensions import TypeAlias
 
+from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
 from standard_tool.providers._text import sendable, text_result
 
 __all__ = [
+    "RUNNER_TIMEOUT",
     "Call",
     "Decode",
     "Tools",
@@ -96,6 +99,13 @@ def _decode_json(text: Any) -> Any:
         raise ValueError("the arguments are nested too deeply to decode") from None
 
 
+#: Seconds a runner gives a call when neither the call, the tool (``@tool(timeout=...)``)
+#: nor the toolkit (``Toolkit(timeout=...)``) sets a limit. A model's turn waits for
+#: every call, so a hung tool must not hold an agent for ever; a minute leaves room for
+#: a slow fetch or query (the built-in ``http_fetch`` gives up after 10 s by default).
+RUNNER_TIMEOUT = 60.0
+
+
 async def run_calls(
     kit: Toolkit,
     calls: list[Call],
@@ -103,7 +113,23 @@ async def run_calls(
     meta: Any,
     timeout: float | None,
     decode: Decode | None,
+    sequential: bool | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> list[ToolResult]:
+    """Run a response's calls and return their results in the calls' order.
+
+    Concurrently, unless ``sequential`` (default: the toolkit's ``sequential``) asks
+    for one after another. Each call's deadline is ``timeout``, else the tool's or the
+    toolkit's, else ``RUNNER_TIMEOUT``; ``math.inf`` means none. ``on_progress``
+    (default: the toolkit's) receives every progress event; each names its call id.
+    """
+
+    def limit(name: str) -> float:
+        if timeout is not None:
+            return timeout
+        own = kit.timeout_of(name)
+        return RUNNER_TIMEOUT if own is None else own
+
     async def one(call: Call) -> ToolResult:
         if call.refused is not None:
             return ToolResult(call.name, call.call_id, False, error=call.refused)
@@ -116,14 +142,23 @@ async def run_calls(
         except Exception as exc:
             text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
-        return await kit.aexecute(call.name, value, meta, timeout=timeout, call_id=call.call_id)
+        return await kit.aexecute(
+            call.name,
+            value,
+            meta,
+            timeout=limit(call.name),
+            call_id=call.call_id,
+            on_progress=on_progress,
+        )
 
-    # A sync tool without a timeout runs inline and blocks the loop either way, so
+    if kit.sequential if sequential is None else sequential:
+        return [await one(call) for call in calls]
+    # A sync tool without a deadline runs inline and blocks the loop either way, so
     # it gets no task of its own; the rest run concurrently. Order is kept.
     results: list[ToolResult | None] = [None] * len(calls)
     pending: list[tuple[int, Coroutine[Any, Any, ToolResult]]] = []
     for index, call in enumerate(calls):
-        if timeout is None and not kit.is_async(call.name):
+        if math.isinf(limit(call.name)) and not kit.is_async(call.name):
             results[index] = await one(call)
         else:
             pending.append((index, one(call)))

@@ -154,15 +154,21 @@ class JSONSchemaProps:
                 errors.append(error)
                 if len(errors) >= MAX_ISSUES:
                     issues = [*_issues(errors)][:MAX_ISSUES]
-                    issues.append(Issue(f"validation stopped after {MAX_ISSUES} issues", None))
+                    issues.append(
+                        Issue(f"validation stopped after {MAX_ISSUES} issues", None, "invalid")
+                    )
                     return FailureResult(tuple(issues))
         except RecursionError:
-            return FailureResult((Issue("nested too deeply (or contains itself)", None),))
+            return FailureResult(
+                (Issue("nested too deeply (or contains itself)", None, "invalid"),)
+            )
         except ValueError as err:  # an int past the interpreter's digit limit
             text = str(err)
             if "digit" in text:
                 text = "an integer has too many digits to check"
-            return FailureResult((Issue(_bounded(f"cannot be validated: {text}"), None),))
+            return FailureResult(
+                (Issue(_bounded(f"cannot be validated: {text}"), None, "invalid"),)
+            )
         if not errors:
             return SuccessResult(value)
         return FailureResult(tuple(_issues(errors)))
@@ -231,7 +237,25 @@ def _issues(errors: Iterable[Any]) -> Iterator[Issue]:
         ):
             yield from _unexpected(error, path)
         else:
-            yield Issue(_message(error), path or None)
+            yield Issue(_message(error), path or None, _CODES.get(error.validator, "constraint"))
+
+
+#: JSON Schema keywords and the issue code a failure of each means (else "constraint").
+_CODES = {
+    "type": "type",
+    "enum": "enum",
+    "const": "enum",
+    "format": "format",
+    "anyOf": "union",
+    "oneOf": "union",
+    "additionalProperties": "additional_property",
+    "unevaluatedProperties": "additional_property",
+    "required": "required",
+    "$ref": "invalid",
+    "not": "invalid",
+    "if": "invalid",
+    "allOf": "invalid",
+}
 
 
 def _rebased(inner: Any, outer: Any) -> Any:
@@ -243,17 +267,17 @@ def _rebased(inner: Any, outer: Any) -> Any:
 def _required(error: Any, path: tuple[Any, ...]) -> Iterator[Issue]:
     for name in error.validator_value:
         if error.message == f"{name!r} is a required property":
-            yield Issue("missing required property", (*path, name))
+            yield Issue("missing required property", (*path, name), "required")
             return
-    yield Issue("missing required property", path or None)
+    yield Issue("missing required property", path or None, "required")
 
 
 def _unexpected(error: Any, path: tuple[Any, ...]) -> Iterator[Issue]:
     extras = _extras(_object(error.instance), _object(error.schema))
     if not extras:
-        yield Issue("unexpected property", path or None)
+        yield Issue("unexpected property", path or None, "additional_property")
     for name in extras:
-        yield Issue("unexpected property", (*path, name))
+        yield Issue("unexpected property", (*path, name), "additional_property")
 
 
 def _object(value: object) -> dict[str, Any]:

@@ -269,7 +269,24 @@ def _issue(text: str) -> Issue:
     missing = _MISSING.match(message)
     if missing is not None:
         path.append(missing["field"])
-    return Issue(message, tuple(path) or None)
+    return Issue(message, tuple(path) or None, _issue_code(message))
+
+
+def _issue_code(message: str) -> str:
+    """Map a msgspec validation message onto an ``Issue.code``."""
+    if message.startswith("Object missing required field"):
+        return "required"
+    if message.startswith("Object contains unknown field"):
+        return "additional_property"
+    if message.startswith("Invalid enum value"):
+        return "enum"
+    if message.startswith("Expected `") and "`, got `" in message:
+        return "type"
+    if message.startswith("Expected `"):
+        return "constraint"  # "Expected `int` >= 1", "Expected `str` matching regex ..."
+    if message.startswith("Invalid"):
+        return "format"  # "Invalid RFC3339 encoded datetime", "Invalid UUID", ...
+    return "invalid"
 
 
 def _key(segment: re.Match[str]) -> str | int:

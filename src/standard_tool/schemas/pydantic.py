@@ -91,9 +91,51 @@ class PydanticSchemaProps(Generic[T, InT]):
 
 def _issues(err: ValidationError) -> tuple[Issue, ...]:
     return tuple(
-        Issue(e["msg"], tuple(e["loc"]) or None)
+        Issue(e["msg"], tuple(e["loc"]) or None, _issue_code(e["type"]))
         for e in err.errors(include_url=False, include_context=False, include_input=False)
     )
+
+
+#: pydantic error types with their own issue code; the rest are read by their suffix.
+_CODES = {
+    "missing": "required",
+    "missing_argument": "required",
+    "missing_keyword_only_argument": "required",
+    "missing_positional_only_argument": "required",
+    "extra_forbidden": "additional_property",
+    "unexpected_keyword_argument": "additional_property",
+    "literal_error": "enum",
+    "enum": "enum",
+    "union_tag_invalid": "union",
+    "union_tag_not_found": "union",
+    "greater_than": "constraint",
+    "greater_than_equal": "constraint",
+    "less_than": "constraint",
+    "less_than_equal": "constraint",
+    "multiple_of": "constraint",
+    "finite_number": "constraint",
+    "too_short": "constraint",
+    "too_long": "constraint",
+    "string_too_short": "constraint",
+    "string_too_long": "constraint",
+    "string_pattern_mismatch": "constraint",
+    "set_item_not_hashable": "constraint",
+    "decimal_max_digits": "constraint",
+    "decimal_max_places": "constraint",
+    "decimal_whole_digits": "constraint",
+}
+
+
+def _issue_code(error_type: str) -> str:
+    """Map a pydantic error type onto an ``Issue.code``."""
+    code = _CODES.get(error_type)
+    if code is not None:
+        return code
+    if error_type.startswith(("date", "time", "url", "uuid", "ip_")):
+        return "format"
+    if error_type.endswith(("_type", "_parsing")) or error_type == "is_instance_of":
+        return "type"
+    return "invalid"
 
 
 class PydanticSchema(Generic[T, InT]):

@@ -1,0 +1,429 @@
+"""The call context: what a running tool can know about its call, from anywhere in it.
+
+Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
+
+A ``ToolContext`` describes one call: the tool's name, the call id, the raw
+arguments, an optional trace id, a deadline, a cancellation flag and a way to
+report progress. Whoever runs a call (``Toolkit``, the runners, MCP serving, a
+direct call of a function tool) makes it the *current* context for the duration
+of the call, in a ``contextvars.ContextVar``, so any handler of any conforming
+tool can read it with ``current_context()``. A ``@tool`` function can also ask
+for it by annotating a parameter with ``ToolContext`` (hidden from every schema).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import inspect
+import os
+import threading
+import time
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from typing_extensions import TypeVar
+
+from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
+
+_T = TypeVar("_T")
+
+__all__ = [
+    "ProgressEvent",
+    "ResultEvent",
+    "ToolCancelledError",
+    "ToolContext",
+    "current_context",
+    "stream_tool",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEvent:
+    """One progress report of a running call.
+
+    Attributes:
+        progress: how far the call is (a count or a fraction; the tool decides).
+        total: what ``progress`` counts up to, when known.
+        message: a short human-readable note.
+        data: what a streaming handler yielded (``None`` for ``report_progress``).
+        tool_name: the tool that reported it.
+        call_id: the id of the call it belongs to.
+    """
+
+    progress: float | None = None
+    total: float | None = None
+    message: str | None = None
+    data: Any = None
+    tool_name: str | None = None
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultEvent:
+    """The last event of a streamed call: its result, or the exception it failed with.
+
+    Attributes:
+        value: what ``execute`` returned (``None`` on failure).
+        error: the ``Exception`` the call raised, or ``None`` on success.
+        tool_name: the tool that was called.
+        call_id: the call's id.
+    """
+
+    value: Any = None
+    error: Exception | None = None
+    tool_name: str | None = None
+    call_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the call returned (``value`` is its result)."""
+        return self.error is None
+
+
+class ToolCancelledError(StandardToolError):
+    """Raised by ``ToolContext.raise_if_cancelled`` once the call was cancelled or timed out."""
+
+
+_EVENT_LOCK = threading.Lock()
+
+#: Receives every ``ProgressEvent`` a call reports (a ``Toolkit`` callback, an MCP session...).
+ProgressCallback = Callable[[ProgressEvent], Any]
+
+
+class ToolContext:
+    """What a running tool can know about its call.
+
+    Built by whoever runs the call; a handler reads it with ``current_context()``
+    or by annotating a ``@tool`` parameter with ``ToolContext``.
+
+    Examples:
+        >>> from standard_tool import ToolContext, tool
+        >>> @tool
+        ... def whoami(ctx: ToolContext) -> str:
+        ...     '''Say which tool this is.'''
+        ...     return ctx.tool_name
+        >>> whoami.execute({})
+        'whoami'
+
+    Args:
+        tool_name: the name of the tool being called.
+        call_id: the provider's id for the call; a fresh ``"call_..."`` id when omitted.
+        arguments: the arguments as the caller sent them (before validation).
+        trace_id: an id that ties the call to a trace, when the caller has one.
+        timeout: seconds the call may take from now; sets ``deadline``.
+        deadline: the ``time.monotonic()`` value at which the call is late (wins
+            over ``timeout``).
+        on_progress: receives each ``ProgressEvent`` reported during the call.
+    """
+
+    __slots__ = (
+        "_call_id",
+        "_cancelled",
+        "_metadata",
+        "_on_progress",
+        "arguments",
+        "deadline",
+        "tool_name",
+        "trace_id",
+    )
+
+    tool_name: str
+    arguments: Any
+    trace_id: str | None
+    deadline: float | None
+
+    def __init__(
+        self,
+        tool_name: str,
+        *,
+        call_id: str | None = None,
+        arguments: Any = None,
+        trace_id: str | None = None,
+        timeout: float | None = None,
+        deadline: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
+        self.tool_name = tool_name
+        self._call_id = call_id
+        self.arguments = arguments
+        self.trace_id = trace_id
+        if deadline is None and timeout is not None:
+            deadline = time.monotonic() + timeout
+        self.deadline = deadline
+        self._cancelled: threading.Event | None = None
+        self._on_progress = on_progress
+        self._metadata: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolContext(tool_name={self.tool_name!r}, call_id={self.call_id!r}, "
+            f"time_left={self.time_left()!r}, cancelled={self.cancelled})"
+        )
+
+    @property
+    def call_id(self) -> str:
+        """The provider's id for this call, or a generated ``"call_<hex>"`` id."""
+        if self._call_id is None:
+            self._call_id = "call_" + os.urandom(12).hex()
+        return self._call_id
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Facts about the call's result the handler wants to pass on (usage, source, ...).
+
+        A dict the handler writes to; the ``Toolkit`` copies it into
+        ``ToolResult.metadata``. It is not sent to the model.
+        """
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (never negative), or ``None`` without a deadline."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.monotonic(), 0.0)
+
+    # -- cancellation ----------------------------------------------------------------
+
+    def _event(self) -> threading.Event:
+        # Built on first use (most calls never ask), under a lock so that a waiting
+        # handler and a cancelling runner always share one Event.
+        with _EVENT_LOCK:
+            event = self._cancelled
+            if event is None:
+                event = self._cancelled = threading.Event()
+        return event
+
+    @property
+    def cancelled(self) -> bool:
+        """``True`` once the caller gave up on the call (a timeout or a cancellation).
+
+        A synchronous handler polls this (or calls ``wait``) to stop early: a thread
+        cannot be stopped from outside.
+        """
+        event = self._cancelled
+        return event is not None and event.is_set()
+
+    def cancel(self) -> None:
+        """Mark the call cancelled (the runner does this when the deadline passes)."""
+        self._event().set()
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``, waking early when the call is cancelled.
+
+        Use it in place of ``time.sleep`` in a synchronous handler:
+        ``while not ctx.wait(1.0): ...``. Whoever runs the call cancels it when
+        its deadline passes.
+
+        Returns:
+            ``True`` when the call was cancelled, ``False`` when the time ran out.
+        """
+        return self._event().wait(max(seconds, 0.0))
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def raise_if_cancelled(self) -> None:
+        """Raise ``ToolCancelledError`` when the call was cancelled or its deadline passed."""
+        if self.cancelled or self._late():
+            raise ToolCancelledError(f"tool {self.tool_name!r}: the call was cancelled")
+
+    # -- progress --------------------------------------------------------------------
+
+    def report_progress(
+        self,
+        progress: float | None = None,
+        total: float | None = None,
+        message: str | None = None,
+        *,
+        data: Any = None,
+    ) -> None:
+        """Tell whoever runs the call how far it is; a no-op when nobody listens.
+
+        An exception raised by the listener is not the tool's problem: it is dropped.
+        """
+        listener = self._on_progress
+        if listener is None:
+            return
+        event = ProgressEvent(progress, total, message, data, self.tool_name, self.call_id)
+        # A failing observer must not fail the call it observes.
+        with contextlib.suppress(Exception):
+            listener(event)
+
+
+#: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,
+#: trace_id, on_progress, ToolContext | None]``. The ``Toolkit`` sets one of these
+#: (a list costs a fraction of a ``ToolContext``) and ``current_context()`` turns it
+#: into a ``ToolContext`` on first use, so a call whose handler never asks pays
+#: almost nothing for it.
+Pending = list[Any]
+
+#: The running call: its ``ToolContext``, a ``Pending`` one, or ``None``.
+CURRENT: contextvars.ContextVar[ToolContext | Pending | None] = contextvars.ContextVar(
+    "standard_tool_context", default=None
+)
+_CURRENT = CURRENT
+
+
+def current_context() -> ToolContext | None:
+    """Return the context of the tool call running here, or ``None`` outside a call.
+
+    The ``Toolkit``, the runners, MCP serving and direct calls of ``@tool``
+    functions set it; any conforming tool's handler (sync or async, in a worker
+    thread or not) can read it.
+    """
+    value = _CURRENT.get()
+    if value is None or type(value) is not list:
+        return cast("ToolContext | None", value)
+    return _materialize(value)
+
+
+def _materialize(pending: Pending) -> ToolContext:
+    with _EVENT_LOCK:  # two threads of one handler must get the same context
+        context: ToolContext | None = pending[5]
+        if context is None:
+            context = ToolContext(
+                pending[0],
+                call_id=pending[1],
+                arguments=pending[2],
+                trace_id=pending[3],
+                on_progress=pending[4],
+            )
+            pending[5] = context
+        return context
+
+
+_NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
+
+
+def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
+    """Return what the handler put in ``context.metadata`` (empty when nothing)."""
+    made: ToolContext | None = context[5] if isinstance(context, list) else context
+    if made is None:
+        return _NO_METADATA
+    # Same module: the Toolkit reads what the handler wrote without creating a dict.
+    found = made._metadata  # pyright: ignore[reportPrivateUsage]
+    return _NO_METADATA if found is None else found
+
+
+def enter(context: ToolContext) -> contextvars.Token[ToolContext | Pending | None]:
+    """Make ``context`` current; pass the token to ``leave``."""
+    return _CURRENT.set(context)
+
+
+def leave(token: contextvars.Token[ToolContext | Pending | None]) -> None:
+    """Restore the context current before ``enter``."""
+    _CURRENT.reset(token)
+
+
+# --------------------------------------------------------------------------------------
+# Streaming: a call's events as an async iterator
+# --------------------------------------------------------------------------------------
+
+#: What a stream yields: progress, then one final event.
+Event = ProgressEvent | ResultEvent
+
+
+async def stream_events(
+    start: Callable[[ProgressCallback], Awaitable[_T]],
+    final: Callable[[_T | None, Exception | None], Any],
+) -> AsyncIterator[Any]:
+    """Run ``start(listener)`` and yield each event it reports, then ``final(result, error)``.
+
+    The listener may be called from any thread. When the consumer stops early
+    (``aclose``, ``break``), the call is cancelled.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[ProgressEvent] = asyncio.Queue()
+
+    def listener(event: ProgressEvent) -> None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(event)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    task = asyncio.ensure_future(start(listener))
+    try:
+        while not task.done():
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                yield getter.result()
+            else:
+                getter.cancel()
+        # Events scheduled from a worker thread just before it finished.
+        await asyncio.sleep(0)
+        while not queue.empty():
+            yield queue.get_nowait()
+        try:
+            result = task.result()
+        except Exception as exc:
+            yield final(None, exc)
+        else:
+            yield final(result, None)
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+def stream_tool(
+    tool: StandardToolV0Definition[Any, Any, Any, Any],
+    input: Any = None,
+    meta: Any = None,
+    *,
+    call_id: str | None = None,
+) -> AsyncIterator[Event]:
+    """Run any conforming tool and yield its events: progress, then one ``ResultEvent``.
+
+    A sync tool runs in a worker thread so its progress arrives while it runs;
+    an async tool runs in a task of its own. The tool's handler reports progress
+    through ``current_context().report_progress(...)`` (a generator ``@tool``
+    reports each value it yields). The stream never raises for the tool's
+    ``Exception``: the final event holds it.
+
+    Examples:
+        >>> import asyncio
+        >>> from standard_tool import standard_tool, stream_tool
+        >>> double = standard_tool(name="double", description="Double.", execute=lambda n: 2 * n)
+        >>> async def main() -> list[object]:
+        ...     return [event.value async for event in stream_tool(double, 21)]
+        >>> asyncio.run(main())
+        [42]
+    """
+    context = ToolContext(tool.name, call_id=call_id, arguments=input)
+
+    async def start(listener: ProgressCallback) -> Any:
+        import asyncio
+
+        context._on_progress = listener  # pyright: ignore[reportPrivateUsage]  # same module
+        token = _CURRENT.set(context)
+        try:
+            if is_async_callable(tool.execute):
+                return await tool.execute(input, meta)
+            copied = contextvars.copy_context()
+            execute: Callable[[Any, Any], Any] = tool.execute
+
+            def call() -> Any:
+                return copied.run(execute, input, meta)
+
+            result = await asyncio.get_running_loop().run_in_executor(None, call)
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        finally:
+            _CURRENT.reset(token)
+
+    def final(value: Any, error: Exception | None) -> ResultEvent:
+        return ResultEvent(value, error, context.tool_name, context.call_id)
+
+    return stream_events(start, final)

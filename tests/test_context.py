@@ -1,0 +1,380 @@
+"""The call context and deadlines: what a running tool knows, and calls that return on time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from standard_tool import (
+    ProgressEvent,
+    ToolCancelledError,
+    ToolContext,
+    ToolDefinitionError,
+    Toolkit,
+    current_context,
+    standard_tool,
+    tool,
+)
+from standard_tool.providers import run_anthropic_tool_calls, run_openai_chat_tool_calls
+from standard_tool.providers._runner import RUNNER_TIMEOUT
+
+
+def _chat(calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    return {
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": f"call_{i}",
+                            "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(args)},
+                        }
+                        for i, (name, args) in enumerate(calls)
+                    ],
+                }
+            }
+        ]
+    }
+
+
+def _workers() -> int:
+    return sum(1 for t in threading.enumerate() if t.name == "standard-tool-call")
+
+
+def _wait_for_workers(count: int) -> int:
+    """Wait (bounded) until at most ``count`` call threads are alive; return how many are."""
+    deadline = time.monotonic() + 5
+    while _workers() > count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return _workers()
+
+
+# -- the context ------------------------------------------------------------------------
+
+
+def test_outside_a_call_there_is_no_context() -> None:
+    assert current_context() is None
+
+
+def test_any_tool_s_handler_reads_the_context_in_a_toolkit() -> None:
+    seen: list[ToolContext] = []
+
+    def handler(value: Any) -> str:
+        context = current_context()
+        assert context is not None
+        seen.append(context)
+        return context.tool_name
+
+    kit = Toolkit([standard_tool(name="plain", description="d", execute=handler)])
+    result = kit.execute("plain", {"a": 1}, call_id="c-1", trace_id="t-9")
+    assert result.value == "plain"
+    (context,) = seen
+    assert (context.call_id, context.trace_id, context.arguments) == ("c-1", "t-9", {"a": 1})
+    assert context.deadline is None
+    assert context.time_left() is None
+    assert current_context() is None  # restored after the call
+
+
+def test_a_call_without_an_id_gets_a_generated_one() -> None:
+    ids: list[str] = []
+
+    def handler(value: Any) -> None:
+        context = current_context()
+        assert context is not None
+        ids.append(context.call_id)
+
+    kit = Toolkit([standard_tool(name="t", description="d", execute=handler)])
+    kit.execute("t")
+    kit.execute("t")
+    assert all(i.startswith("call_") and len(i) == 29 for i in ids)
+    assert ids[0] != ids[1]
+
+
+def test_a_context_parameter_is_hidden_and_filled() -> None:
+    @tool(timeout=7)
+    def slow(n: int, ctx: ToolContext) -> dict[str, Any]:
+        """Report the context."""
+        left = ctx.time_left()
+        assert left is not None
+        return {"name": ctx.tool_name, "id": ctx.call_id, "raw": ctx.arguments, "left": left}
+
+    schema = slow.input_schema
+    assert schema is not None
+    properties = schema.__standard__.json_schema.input(target="draft-2020-12")["properties"]
+    assert list(properties) == ["n"]
+    result = Toolkit([slow]).execute("slow", {"n": 1}, call_id="abc")
+    assert result.value["name"] == "slow"
+    assert result.value["id"] == "abc"
+    assert result.value["raw"] == {"n": 1}
+    assert 0 < result.value["left"] <= 7
+
+
+async def test_an_async_handler_reads_the_context_through_a_runner() -> None:
+    @tool
+    async def echo(text: str, ctx: ToolContext) -> str:
+        """Echo with the call id."""
+        assert current_context() is ctx
+        return f"{ctx.call_id}:{text}"
+
+    messages = await run_openai_chat_tool_calls(_chat([("echo", {"text": "hi"})]), [echo])
+    assert messages[0]["content"] == "call_0:hi"
+
+
+def test_two_context_parameters_are_refused() -> None:
+    with pytest.raises(ToolDefinitionError, match="only one parameter can be a ToolContext"):
+
+        @tool
+        def f(a: ToolContext, b: ToolContext) -> None:
+            """F."""
+
+
+def test_progress_reaches_the_toolkit_s_listener_and_a_failing_listener_is_ignored() -> None:
+    @tool
+    def count(n: int, ctx: ToolContext) -> int:
+        """Count to n."""
+        for i in range(n):
+            ctx.report_progress(i + 1, n, f"step {i + 1}")
+        return n
+
+    events: list[ProgressEvent] = []
+    kit = Toolkit([count])
+    assert kit.execute("count", {"n": 2}, on_progress=events.append).value == 2
+    assert [(e.progress, e.total, e.message) for e in events] == [
+        (1, 2, "step 1"),
+        (2, 2, "step 2"),
+    ]
+    assert {(e.tool_name, e.call_id) for e in events} == {("count", events[0].call_id)}
+
+    def broken(event: ProgressEvent) -> None:
+        raise RuntimeError("listener down")
+
+    assert kit.execute("count", {"n": 2}, on_progress=broken).value == 2
+    assert count(n=3) == 3  # a direct call: nobody listens
+
+
+def test_raise_if_cancelled() -> None:
+    context = ToolContext("t", timeout=60)
+    context.raise_if_cancelled()
+    context.cancel()
+    assert context.cancelled
+    with pytest.raises(ToolCancelledError, match="'t': the call was cancelled"):
+        context.raise_if_cancelled()
+    assert ToolContext("t", deadline=time.monotonic() - 1).time_left() == 0.0
+
+
+# -- deadlines ---------------------------------------------------------------------------
+
+
+def test_per_tool_and_toolkit_timeouts_are_readable() -> None:
+    @tool(timeout=2.5)
+    def own() -> None:
+        """Own."""
+
+    @tool
+    def other() -> None:
+        """Other."""
+
+    assert own.timeout == 2.5
+    kit = Toolkit([own, other], timeout=9)
+    assert (kit.timeout_of("own"), kit.timeout_of("other"), kit.timeout_of("nope")) == (
+        2.5,
+        9.0,
+        None,
+    )
+    assert Toolkit([other]).timeout_of("other") is None
+    assert RUNNER_TIMEOUT == 60.0
+
+
+@pytest.mark.parametrize("bad", [0, -2, math.nan, "3", True])
+def test_a_bad_toolkit_timeout_is_refused(bad: Any) -> None:
+    with pytest.raises(TypeError, match="timeout: must be a positive number"):
+        Toolkit([], timeout=bad)
+
+
+def test_a_blocking_sync_handler_sees_cancellation_and_its_thread_ends() -> None:
+    before = _workers()
+    stopped = threading.Event()
+
+    @tool(timeout=0.05)
+    def block(ctx: ToolContext) -> str:
+        """Block until cancelled."""
+        while not ctx.wait(1.0):
+            pass
+        stopped.set()
+        return "late"
+
+    kit = Toolkit([block])
+    started = time.monotonic()
+    results = [kit.execute("block", {}) for _ in range(5)]
+    assert all(r.error == "timed out after 0.05 s" for r in results)
+    assert time.monotonic() - started < 5  # each returned at its deadline, not at 1 s steps
+    assert stopped.wait(5)
+    assert _wait_for_workers(before) == before
+
+
+async def test_async_runner_timeouts_cancel_sync_handlers_and_their_threads_end() -> None:
+    before = _workers()
+
+    @tool(timeout=0.05)
+    def block(ctx: ToolContext) -> str:
+        """Block until cancelled."""
+        while not ctx.wait(30):
+            pass
+        return "late"
+
+    messages = await run_openai_chat_tool_calls(_chat([("block", {})] * 4), [block])
+    assert [m["content"] for m in messages] == ["Error: timed out after 0.05 s"] * 4
+    assert await asyncio.to_thread(_wait_for_workers, before) == before
+
+
+def test_an_explicit_timeout_beats_the_tool_s_and_inf_means_none() -> None:
+    @tool(timeout=0.01)
+    def nap(ctx: ToolContext) -> bool:
+        """Nap."""
+        return ctx.wait(0.2)
+
+    kit = Toolkit([nap])
+    assert kit.execute("nap", {}).error == "timed out after 0.01 s"
+    assert kit.execute("nap", {}, timeout=5).value is False
+    assert kit.execute("nap", {}, timeout=math.inf).value is False
+
+
+# -- issue 9: handlers that break the runner's assumptions --------------------------------
+
+
+def _raises(exc: BaseException) -> Any:
+    def handler(value: Any) -> Any:
+        raise exc
+
+    return handler
+
+
+@pytest.mark.parametrize("limit", [5.0, math.inf])
+def test_a_sync_handler_raising_stop_iteration_under_a_timeout_returns(limit: float) -> None:
+    kit = Toolkit([standard_tool(name="s", description="d", execute=_raises(StopIteration()))])
+    assert kit.execute("s", timeout=limit).error == "StopIteration"
+
+
+async def test_a_sync_handler_raising_stop_iteration_in_a_runner_returns() -> None:
+    kit = Toolkit([standard_tool(name="s", description="d", execute=_raises(StopIteration()))])
+    messages = await asyncio.wait_for(
+        run_openai_chat_tool_calls(_chat([("s", {})]), kit, timeout=5), 10
+    )
+    assert messages[0]["content"] == "Error: StopIteration"
+
+
+def test_a_sync_handler_raising_timeout_error_is_not_our_timeout() -> None:
+    kit = Toolkit(
+        [standard_tool(name="s", description="d", execute=_raises(TimeoutError("upstream")))]
+    )
+    assert kit.execute("s", timeout=5).error == "TimeoutError: upstream"
+
+
+async def test_an_async_handler_that_swallows_cancellation_still_times_out_on_time() -> None:
+    release = asyncio.Event()
+
+    async def stubborn(value: Any) -> str:
+        while True:
+            try:
+                await release.wait()
+                return "done"
+            except asyncio.CancelledError:
+                continue  # swallowed
+
+    kit = Toolkit([standard_tool(name="s", description="d", execute=stubborn)])
+    started = time.monotonic()
+    result = await kit.aexecute("s", timeout=0.1)
+    elapsed = time.monotonic() - started
+    release.set()
+    assert result.error == "timed out after 0.1 s"
+    assert elapsed < 1.5  # the timeout plus a bounded grace, not "forever"
+
+
+def test_a_sync_caller_of_a_stubborn_async_handler_returns_on_time() -> None:
+    async def stubborn(value: Any) -> str:
+        cancelled = 0
+        while True:
+            try:
+                await asyncio.sleep(0.05)
+                if cancelled:  # ends on its own, some time after ignoring its cancellation
+                    return "gave up"
+            except asyncio.CancelledError:
+                cancelled += 1
+
+    kit = Toolkit([standard_tool(name="s", description="d", execute=stubborn)])
+    result = kit.execute("s", timeout=0.1)
+    assert result.error == "timed out after 0.1 s"
+
+
+# -- order ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sequential", [True, False])
+async def test_a_sequential_toolkit_runs_a_response_s_calls_in_order(sequential: bool) -> None:
+    memory: list[str] = []
+    log: list[str] = []
+
+    @tool
+    async def create(entity: str) -> str:
+        """Create an entity."""
+        log.append(f"create {entity} start")
+        await asyncio.sleep(0.05)
+        memory.append(entity)
+        log.append(f"create {entity} end")
+        return "ok"
+
+    @tool
+    async def search(entity: str) -> bool:
+        """Search for an entity."""
+        log.append(f"search {entity}")
+        return entity in memory
+
+    kit = Toolkit([create, search], sequential=sequential)
+    response = {
+        "content": [
+            {"type": "tool_use", "id": "1", "name": "create", "input": {"entity": "ada"}},
+            {"type": "tool_use", "id": "2", "name": "search", "input": {"entity": "ada"}},
+        ]
+    }
+    blocks = await run_anthropic_tool_calls(response, kit)
+    found = blocks["content"][1]["content"]  # type: ignore[index]
+    if sequential:
+        assert found == "true"
+        assert log == ["create ada start", "create ada end", "search ada"]
+    else:
+        assert found == "false"  # concurrent: the search ran while the create slept
+
+
+def test_threads_started_by_a_handler_share_its_one_context() -> None:
+    import contextvars
+
+    seen: list[ToolContext | None] = []
+
+    def handler(value: Any) -> int:
+        threads = [
+            threading.Thread(target=contextvars.copy_context().run, args=(_record, seen))
+            for _ in range(4)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return len(seen)
+
+    kit = Toolkit([standard_tool(name="fan", description="d", execute=handler)])
+    assert kit.execute("fan", call_id="c1").value == 4
+    assert len({id(c) for c in seen}) == 1
+    assert seen[0] is not None
+    assert seen[0].call_id == "c1"
+
+
+def _record(seen: list[ToolContext | None]) -> None:
+    seen.append(current_context())
