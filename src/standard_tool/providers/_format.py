@@ -11,6 +11,7 @@ from typing import Any
 from typing_extensions import Literal, overload
 
 from standard_tool._toolkit import ToolResult
+from standard_tool.providers._convert_common import ProviderOptionError
 from standard_tool.providers._mcp import mcp_call_tool_result
 from standard_tool.providers._runner import content
 
@@ -61,13 +62,14 @@ def format_result(result: ToolResult, target: ResultTarget = "text") -> str | di
             "type": "tool_result",
             "tool_use_id": call_id,
             "content": content(result),
-            "is_error": not result.success,
+            # A tool that returns an exception reports an error too (as anthropic_tool_result).
+            "is_error": not result.success or isinstance(result.value, BaseException),
         }
     if target == "mcp":
         if result.success:
-            return mcp_call_tool_result(result.value)
+            return dict(mcp_call_tool_result(result.value))
         return {"content": [{"type": "text", "text": content(result)}], "isError": True}
-    raise ValueError(
+    raise ProviderOptionError(
         f"format_result: unknown target {str(target)[:40]!r}; use one of "
         "'text', 'openai-chat', 'openai-responses', 'anthropic', 'mcp'"
     )
