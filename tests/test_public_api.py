@@ -53,3 +53,15 @@ def test_every_public_object_has_a_docstring() -> None:
         value = getattr(standard_tool, name)
         if callable(value) or inspect.isclass(value):
             assert inspect.getdoc(value), name
+
+
+def test_every_public_name_has_an_entry_in_the_api_reference() -> None:
+    from pathlib import Path
+
+    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    missing = [
+        name
+        for name in standard_tool.__all__
+        if name not in {"__version__"} and f"::: standard_tool.{name}\n" not in api
+    ]
+    assert missing == []
