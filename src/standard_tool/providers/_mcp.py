@@ -19,6 +19,8 @@ from standard_tool._core import (
 )
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import ToolResult
+from standard_tool.dialects import SchemaConversionError
+from standard_tool.dialects import inline_refs as inline_local_refs
 from standard_tool.providers._check import Problems, SchemaProblem
 from standard_tool.providers._convert_common import is_object, object_root
 from standard_tool.providers._declare import (
@@ -155,13 +157,18 @@ def mcp_output_wrapped(tool: AnyTool) -> bool:
 
 
 @overload
-def to_mcp(tool: AnyTool, *, annotations: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+def to_mcp(
+    tool: AnyTool, *, annotations: Mapping[str, Any] | None = None, inline_refs: bool = True
+) -> dict[str, Any]: ...
 @overload
 def to_mcp(
-    tool: ManyTools, *, annotations: Mapping[str, Any] | None = None
+    tool: ManyTools, *, annotations: Mapping[str, Any] | None = None, inline_refs: bool = True
 ) -> list[dict[str, Any]]: ...
 def to_mcp(
-    tool: AnyTool | ManyTools, *, annotations: Mapping[str, Any] | None = None
+    tool: AnyTool | ManyTools,
+    *,
+    annotations: Mapping[str, Any] | None = None,
+    inline_refs: bool = True,
 ) -> dict[str, Any] | list[dict[str, Any]]:
     """Describe ``tool`` as an MCP ``tools/list`` entry.
 
@@ -171,6 +178,11 @@ def to_mcp(
         annotations: optional MCP tool annotations (``readOnlyHint``,
             ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``),
             merged over the tool's own ``annotations`` attribute when it has one.
+        inline_refs: replace each local ``$ref`` with the schema it names (the
+            default). Some MCP clients do not follow ``$ref``: the MCP Inspector
+            sends such an object argument as a string, and the call fails. A
+            recursive type cannot be inlined and keeps its ``$defs``; pass
+            ``False`` to keep every ``$ref``.
 
     Returns:
         ``{"name", "title", "description", "inputSchema", "outputSchema"}``
@@ -182,19 +194,31 @@ def to_mcp(
         ProviderSchemaError: the name breaks MCP's rule (1 to 128 of
             ``A-Z a-z 0-9 _ - .``) or the input is not an object.
     """
-    return each(tool, lambda t: _mcp(t, annotations))
+    return each(tool, lambda t: _mcp(t, annotations, inline_refs))
 
 
-def _mcp(tool: AnyTool, annotations: Mapping[str, Any] | None) -> dict[str, Any]:
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """Replace local ``$ref``s in ``schema``; a recursive schema is returned as it is."""
+    if "$defs" not in schema and "definitions" not in schema:
+        return schema
+    try:
+        return inline_local_refs(schema)
+    except SchemaConversionError:  # recursive: $defs is the only way to say it
+        return schema
+
+
+def _mcp(
+    tool: AnyTool, annotations: Mapping[str, Any] | None, inline: bool = True
+) -> dict[str, Any]:
     name = check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
     if tool.title is not None:
         out["title"] = tool.title
     out["description"] = tool.description
-    out["inputSchema"] = parameters(tool)
+    out["inputSchema"] = _inlined(parameters(tool)) if inline else parameters(tool)
     output, _ = _mcp_output(tool)
     if output is not None:
-        out["outputSchema"] = output
+        out["outputSchema"] = _inlined(output) if inline else output
     own = getattr(tool, "annotations", None)  # e.g. @tool(annotations=...)
     if isinstance(own, Mapping) and own:
         annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}
