@@ -103,7 +103,11 @@ class AnthropicStrictSchema:
         return copy.deepcopy(self._schema)
 
     def decode(self, arguments: Any) -> Any:
-        """Turn a ``tool_use`` block's ``input`` back into the tool's input; never raises."""
+        """Turn a ``tool_use`` block's ``input`` back into the tool's input.
+
+        Raises:
+            StandardToolValidationError: a map's entries repeat a key.
+        """
         plan = self._plan
         return arguments if plan is None else plan.decode(arguments)
 

@@ -13,7 +13,7 @@ from typing import Any, Generic, cast
 
 from typing_extensions import TypeGuard, TypeVar
 
-from standard_tool._core import StandardToolError
+from standard_tool._core import Issue, StandardToolError, StandardToolValidationError
 from standard_tool._shared import MISSING, pointer_text, resolve_pointer, truncate_text
 
 _T = TypeVar("_T")
@@ -145,8 +145,22 @@ def object_root(schema: dict[str, Any]) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------------------
 
 
+def _within(err: StandardToolValidationError, key: Any) -> StandardToolValidationError:
+    """``err`` with ``key`` put in front of every issue's path (decoding an inner value)."""
+    issues = [
+        Issue(i.message, (key, *(i.path or ())), getattr(i, "code", None)) for i in err.issues
+    ]
+    return StandardToolValidationError("input", issues)
+
+
 class Plan:
-    """Decodes one value produced under a rewritten schema back to the original shape."""
+    """Decodes one value produced under a rewritten schema back to the original shape.
+
+    ``decode`` passes a value of the wrong shape through unchanged, for the tool's own
+    validation to report; the one thing it refuses is what that validation could no
+    longer see: a map whose entries repeat a key (``StandardToolValidationError``,
+    naming the path), since turning them into a dict would keep only the last.
+    """
 
     __slots__ = ()
 
@@ -171,7 +185,13 @@ class ObjectPlan(Plan):
             if item is None and key in self.drop_null:
                 continue
             plan = self.fields.get(key)
-            out[key] = item if plan is None else plan.decode(item)
+            if plan is None:
+                out[key] = item
+                continue
+            try:
+                out[key] = plan.decode(item)
+            except StandardToolValidationError as err:
+                raise _within(err, key) from None
         return out
 
 
@@ -189,10 +209,21 @@ class MapPlan(Plan):
         if not all(is_object(e) and isinstance(e.get("key"), str) and "value" in e for e in value):
             return value  # leave it for the tool's own validation to report
         plan = self.value_plan
-        return {
-            e["key"]: e["value"] if plan is None else plan.decode(e["value"])
-            for e in cast("list[dict[str, Any]]", value)
-        }
+        out: dict[str, Any] = {}
+        for index, entry in enumerate(cast("list[dict[str, Any]]", value)):
+            key = entry["key"]
+            if key in out:
+                issue = Issue(
+                    f"duplicate key {truncate_text(repr(key), 80)} (each key may appear once)",
+                    (index, "key"),
+                    "constraint",
+                )
+                raise StandardToolValidationError("input", [issue])
+            try:
+                out[key] = entry["value"] if plan is None else plan.decode(entry["value"])
+            except StandardToolValidationError as err:
+                raise _within(err, index) from None
+        return out
 
 
 class ArrayPlan(Plan):
@@ -206,7 +237,17 @@ class ArrayPlan(Plan):
     def decode(self, value: Any) -> Any:
         if not is_array(value):
             return value
-        return [self.item_plan.decode(v) for v in value]
+        plan = self.item_plan
+        try:
+            return [plan.decode(v) for v in value]
+        except StandardToolValidationError as err:
+            # Rare (a repeated map key): find which item, to name it in the path.
+            for index, item in enumerate(value):
+                try:
+                    plan.decode(item)
+                except StandardToolValidationError:
+                    raise _within(err, index) from None
+            raise
 
 
 class RefPlan(Plan):

@@ -147,8 +147,12 @@ class GeminiParameters:
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments of a Gemini ``functionCall`` back into the tool's input.
 
-        Pass ``function_call.args`` (a dict). Never raises; values of an
-        unexpected shape are passed through for the tool's validation to report.
+        Pass ``function_call.args`` (a dict). Values of an unexpected shape are
+        passed through for the tool's validation to report.
+
+        Raises:
+            StandardToolValidationError: a map's entries repeat a key (the path names
+                the entry); as a dict it would silently keep only the last.
         """
         if arguments is None and self._schema is None:
             return {}

@@ -181,10 +181,14 @@ class OpenAIStrictSchema:
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments a model sent under ``schema`` back into the tool's input.
 
-        Pass the parsed JSON arguments (a dict). Returns a new dict and never
-        raises: a value that does not have the expected shape is passed through
-        unchanged for the tool's own validation to report. When ``strict``
-        is false this returns ``arguments`` unchanged.
+        Pass the parsed JSON arguments (a dict). Returns a new dict: a value that
+        does not have the expected shape is passed through unchanged for the tool's
+        own validation to report. When ``strict`` is false this returns
+        ``arguments`` unchanged.
+
+        Raises:
+            StandardToolValidationError: a map's entries repeat a key (the path names
+                the entry); as a dict it would silently keep only the last.
         """
         plan = self._plan
         if plan is None or not self.strict:
