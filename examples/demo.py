@@ -2,8 +2,9 @@
 
 Run: ``bash scripts/demo.sh`` (or ``python examples/demo.py`` with the package
 installed). No API key and no network: the "model" is a script that answers in
-each API's real wire format, including one call with bad arguments and one to a
-tool that does not exist, so you can see what the model gets back.
+each API's real wire format. Its OpenAI turn asks for four calls (one good, one
+with an invalid order, one to a tool that does not exist, one with broken JSON)
+and its Anthropic turn for two, so you can see what the model gets back for each.
 """
 
 from __future__ import annotations
