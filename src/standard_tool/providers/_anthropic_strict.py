@@ -17,7 +17,14 @@ from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    Path,
+    Problems,
+    SchemaProblem,
+    check_branches,
+    check_keywords,
+    check_type_names,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -236,13 +243,9 @@ def _node(node: Any, path: Path, problems: Problems, counts: dict[str, int], dep
     if depth > _MAX_DEPTH:
         problems.add(path, f"nests deeper than {_MAX_DEPTH} levels")
         return
-    for key in node:
-        if key not in _STRICT_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    check_keywords(node, path, problems, _STRICT_KEYWORDS, "in strict mode")
+    check_type_names(node, path, problems)
     kind = node.get("type")
-    kinds = kind if is_array(kind) else [kind]
-    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
-        problems.add(path, f"type must be type names, not {value_text(kind)}")
     enum = node.get("enum")
     if enum is not None and (
         not is_array(enum) or any(is_object(v) or is_array(v) for v in enum) or not enum
@@ -279,13 +282,7 @@ def _node(node: Any, path: Path, problems: Problems, counts: dict[str, int], dep
     if "items" in node:
         _node(node["items"], (*path, "items"), problems, counts, depth + 1)
     for key in ("anyOf", "allOf"):
-        branches = node.get(key)
-        if branches is None:
-            continue
-        if not is_array(branches) or not branches:
-            problems.add(path, f"{key} must be a non-empty list")
-            continue
-        for index, branch in enumerate(branches):
+        for index, branch in enumerate(check_branches(node, key, path, problems)):
             _node(branch, (*path, key, index), problems, counts, depth + 1)
     for group in ("$defs", "definitions"):
         defs = node.get(group)

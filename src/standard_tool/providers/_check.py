@@ -7,13 +7,25 @@ in ``_gemini``, ``check_mcp_tool`` in ``_mcp``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 from standard_tool.providers._convert_common import (
+    is_array,
     path_text,
+    value_text,
 )
 
-__all__ = ["TYPES", "Path", "Problems", "SchemaProblem"]
+__all__ = [
+    "TYPES",
+    "Path",
+    "Problems",
+    "SchemaProblem",
+    "check_branches",
+    "check_keywords",
+    "check_type_names",
+]
 
 Path = tuple[str | int, ...]
 
@@ -49,3 +61,35 @@ class Problems:
     def add(self, path: Path, message: str) -> None:
         if len(self.items) < _MAX_PROBLEMS:
             self.items.append(SchemaProblem(path, message))
+
+
+def check_keywords(
+    node: dict[str, Any], path: Path, problems: Problems, allowed: Collection[str], where: str
+) -> None:
+    """Report each key of ``node`` not in ``allowed``: "keyword 'k' is not supported ``where``"."""
+    for key in node:
+        if key not in allowed:
+            problems.add(path, f"keyword {value_text(key)} is not supported {where}")
+
+
+def check_type_names(node: dict[str, Any], path: Path, problems: Problems) -> None:
+    """Report a ``type`` that is not a type name or a list of them."""
+    kind = node.get("type")
+    kinds = kind if is_array(kind) else [kind]
+    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
+        problems.add(path, f"type must be type names, not {value_text(kind)}")
+
+
+def check_branches(node: dict[str, Any], key: str, path: Path, problems: Problems) -> list[Any]:
+    """Return the branches under ``key`` to check; report a value that is not a non-empty list.
+
+    Returns:
+        The list under ``key``; empty when there is none or it is not a non-empty list.
+    """
+    branches = node.get(key)
+    if branches is None:
+        return []
+    if not is_array(branches) or not branches:
+        problems.add(path, f"{key} must be a non-empty list")
+        return []
+    return branches

@@ -16,7 +16,15 @@ from typing_extensions import overload
 from standard_tool._core import StandardToolV0Definition, input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    TYPES,
+    Path,
+    Problems,
+    SchemaProblem,
+    check_branches,
+    check_keywords,
+    check_type_names,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -342,9 +350,7 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
     if not is_object(node):
         problems.add(path, "must be a schema object")
         return
-    for key in node:
-        if key not in _GEMINI_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
+    check_keywords(node, path, problems, _GEMINI_KEYWORDS, "by Gemini")
     kind = node.get("type")
     if kind is None and "anyOf" not in node:
         problems.add(path, "has no type")
@@ -380,13 +386,8 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
         _gemini_node(node["items"], (*path, "items"), problems)
     elif kind == "array":
         problems.add(path, "an array must have items")
-    branches = node.get("anyOf")
-    if branches is not None:
-        if not is_array(branches) or not branches:
-            problems.add(path, "anyOf must be a non-empty list")
-        else:
-            for index, branch in enumerate(branches):
-                _gemini_node(branch, (*path, "anyOf", index), problems)
+    for index, branch in enumerate(check_branches(node, "anyOf", path, problems)):
+        _gemini_node(branch, (*path, "anyOf", index), problems)
 
 
 #: The keywords of ``google.genai.types.JSONSchema`` (its wire names).
@@ -456,13 +457,8 @@ def _gemini_json_node(
     if depth > _MAX_CHECK_DEPTH:
         problems.add(path, f"nests deeper than {_MAX_CHECK_DEPTH} levels")
         return
-    for key in node:
-        if key not in _GEMINI_JSON_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
-    kind = node.get("type")
-    kinds = kind if is_array(kind) else [kind]
-    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
-        problems.add(path, f"type must be type names, not {value_text(kind)}")
+    check_keywords(node, path, problems, _GEMINI_JSON_KEYWORDS, "by Gemini")
+    check_type_names(node, path, problems)
     ref = node.get("$ref")
     if ref is not None and (
         not isinstance(ref, str)
@@ -484,13 +480,7 @@ def _gemini_json_node(
         if key in node:
             _gemini_json_node(node[key], (*path, key), problems, defs, depth + 1)
     for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if branches is None:
-            continue
-        if not is_array(branches) or not branches:
-            problems.add(path, f"{key} must be a non-empty list")
-            continue
-        for index, branch in enumerate(branches):
+        for index, branch in enumerate(check_branches(node, key, path, problems)):
             _gemini_json_node(branch, (*path, key, index), problems, defs, depth + 1)
     sub_defs = node.get("$defs")
     if is_object(sub_defs):

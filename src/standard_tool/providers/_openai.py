@@ -18,7 +18,13 @@ from standard_tool._core import (
     input_json_schema,
 )
 from standard_tool._shared import truncate_text
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    TYPES,
+    Path,
+    Problems,
+    SchemaProblem,
+    check_keywords,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -313,9 +319,7 @@ def _openai_node(
     if not is_object(node):
         problems.add(path, "must be a schema object")
         return
-    for key in node:
-        if key not in _OPENAI_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    check_keywords(node, path, problems, _OPENAI_KEYWORDS, "in strict mode")
     ref = node.get("$ref")
     if ref is not None:
         if not isinstance(ref, str) or resolve_local_ref(root, ref) is None:
