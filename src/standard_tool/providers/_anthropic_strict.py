@@ -23,6 +23,7 @@ from standard_tool.providers._check import (
     SchemaProblem,
     check_branches,
     check_keywords,
+    check_root,
     check_type_names,
 )
 from standard_tool.providers._convert_common import (
@@ -205,11 +206,8 @@ def check_anthropic_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "input_schema"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'input_schema must have "type": "object"')
     counts = {"optional": 0, "union": 0}
     _node(schema, (), problems, counts, 0)
     if counts["optional"] > MAX_OPTIONAL_PROPERTIES:

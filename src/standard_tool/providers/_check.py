@@ -13,6 +13,7 @@ from typing import Any
 
 from standard_tool.providers._convert_common import (
     is_array,
+    is_object,
     path_text,
     value_text,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "SchemaProblem",
     "check_branches",
     "check_keywords",
+    "check_root",
     "check_type_names",
 ]
 
@@ -93,3 +95,17 @@ def check_branches(node: dict[str, Any], key: str, path: Path, problems: Problem
         problems.add(path, f"{key} must be a non-empty list")
         return []
     return branches
+
+
+def check_root(schema: object, problems: Problems, what: str) -> bool:
+    """Report a root that is not an object with ``"type": "object"``.
+
+    Returns:
+        Whether ``schema`` is a JSON object (its nodes can then be checked).
+    """
+    if not is_object(schema):
+        problems.add((), "is not a JSON object")
+        return False
+    if schema.get("type") != "object":
+        problems.add((), f'{what} must have "type": "object"')
+    return True

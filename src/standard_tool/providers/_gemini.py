@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from typing_extensions import overload
@@ -23,6 +23,7 @@ from standard_tool.providers._check import (
     SchemaProblem,
     check_branches,
     check_keywords,
+    check_root,
     check_type_names,
 )
 from standard_tool.providers._convert_common import (
@@ -435,11 +436,8 @@ def check_gemini_json_schema(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "parametersJsonSchema"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'parametersJsonSchema must have "type": "object"')
     defs = schema.get("$defs")
     names = set(defs) if is_object(defs) else set[str]()
     _gemini_json_node(schema, (), problems, names, 0)
@@ -530,19 +528,27 @@ def to_gemini(
     return each(tool, _gemini)
 
 
-def _gemini_json(tool: AnyTool) -> dict[str, Any]:
+def _declaration(
+    tool: AnyTool, key: str, build: Callable[[AnyTool], GeminiParameters]
+) -> dict[str, Any]:
+    """``{"name", "description", key: build(tool).schema}``, the empty parts left out."""
     name = check_name(
         tool,
         _GEMINI_NAME,
         "Gemini",
         "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
     )
-    parameters = gemini_json_parameters(tool).schema
+    parameters = build(tool).schema
     out: dict[str, Any] = {"name": name}
     if tool.description:
         out["description"] = tool.description
     if parameters is not None:
-        out["parametersJsonSchema"] = parameters
+        out[key] = parameters
+    return out
+
+
+def _gemini_json(tool: AnyTool) -> dict[str, Any]:
+    out = _declaration(tool, "parametersJsonSchema", gemini_json_parameters)
     output = output_json_schema(tool)
     if output is not None:
         out["responseJsonSchema"] = _response_schema(output)
@@ -563,16 +569,4 @@ def _response_schema(output: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gemini(tool: AnyTool) -> dict[str, Any]:
-    name = check_name(
-        tool,
-        _GEMINI_NAME,
-        "Gemini",
-        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
-    )
-    parameters = gemini_parameters(tool).schema
-    out: dict[str, Any] = {"name": name}
-    if tool.description:
-        out["description"] = tool.description
-    if parameters is not None:
-        out["parameters"] = parameters
-    return out
+    return _declaration(tool, "parameters", gemini_parameters)

@@ -24,6 +24,7 @@ from standard_tool.providers._check import (
     Problems,
     SchemaProblem,
     check_keywords,
+    check_root,
 )
 from standard_tool.providers._convert_common import (
     PREFIX,
@@ -286,11 +287,8 @@ def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "the root"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'the root must have "type": "object"')
     if "anyOf" in schema:
         problems.add((), "the root must not be anyOf")
     counts = {"properties": 0, "enum": 0}
