@@ -42,6 +42,7 @@ from standard_tool.providers._runner import (
     content,
     field,
     run_calls,
+    sequence,
     toolkit,
 )
 from standard_tool.providers._sync import run_sync
@@ -307,19 +308,12 @@ def bedrock_tool_result(
     return {"toolResult": body}
 
 
-def _sequence(value: Any) -> list[Any]:
-    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
-    if isinstance(value, (list, tuple)):
-        return list(cast("Iterable[Any]", value))
-    return []
-
-
 def _bedrock_calls(response: Any) -> list[Call]:
     if isinstance(response, (list, tuple)):
-        blocks = _sequence(response)
+        blocks = sequence(response)
     else:
         message = field(field(response, "output"), "message")
-        blocks = _sequence(field(message if message is not None else response, "content"))
+        blocks = sequence(field(message if message is not None else response, "content"))
     calls: list[Call] = []
     for block in blocks:
         use = field(block, "toolUse")
