@@ -467,10 +467,6 @@ class Toolkit:
             shown += f", and {len(names) - _MAX_NAMES_LISTED} more"
         return f"unknown tool {_shown_name(name)}; available tools: {shown or '(none)'}"
 
-    def _limit(self, name: str, timeout: float | None) -> float | None:
-        limit = self._limits.get(name) if timeout is None else timeout
-        return None if limit is None or math.isinf(limit) else limit
-
     # -- running ----------------------------------------------------------------------
 
     async def aexecute(
@@ -561,14 +557,7 @@ class Toolkit:
             return self._failed(name, call_id, start, error_text(exc), exc, context)
         finally:
             leave(token)
-        return ToolResult(
-            name,
-            call_id,
-            True,
-            value,
-            duration=time.perf_counter() - start,
-            metadata=collected_metadata(context),
-        )
+        return self._succeeded(name, call_id, start, value, context)
 
     def astream(
         self,
@@ -743,14 +732,7 @@ class Toolkit:
         if inspect.isawaitable(value):
             left = max(limit - (time.perf_counter() - start), 0.0)
             return self._awaitable(name, value, left, call_id, start)
-        return ToolResult(
-            name,
-            call_id,
-            True,
-            value,
-            duration=time.perf_counter() - start,
-            metadata=collected_metadata(context),
-        )
+        return self._succeeded(name, call_id, start, value, context)
 
     def _awaitable(
         self,
@@ -785,7 +767,7 @@ class Toolkit:
             return self._failed(name, call_id, start, _timeout_text(_given(timeout)), exc)
         except Exception as exc:
             return self._failed(name, call_id, start, error_text(exc), exc)
-        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
+        return self._succeeded(name, call_id, start, value)
 
     @staticmethod
     def _refuse_in_loop(name: str) -> None:
@@ -798,6 +780,23 @@ class Toolkit:
         raise ToolkitLoopError(
             f"Toolkit.execute: tool {_shown_name(name)} is async and an event loop is "
             "running in this thread; use `await toolkit.aexecute(...)` instead"
+        )
+
+    @staticmethod
+    def _succeeded(
+        name: str,
+        call_id: str | None,
+        start: float,
+        value: Any,
+        context: ToolContext | None = None,
+    ) -> ToolResult:
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=_NO_METADATA if context is None else collected_metadata(context),
         )
 
     @staticmethod
