@@ -33,6 +33,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     value_text,
 )
 from standard_tool.providers._walk import SchemaRules, Walker
@@ -71,7 +72,6 @@ ANTHROPIC_STRICT_RULES = SchemaRules(
 MAX_OPTIONAL_PROPERTIES = 24
 MAX_UNION_PROPERTIES = 16
 
-_MAX_REASONS = 8
 _MAX_DEPTH = 64
 
 
@@ -129,13 +129,10 @@ class AnthropicStrictSchema:
         out, plan = walker.run()
         problems = list(walker.problems) or [str(p) for p in check_anthropic_strict(out)]
         if problems:
-            shown = problems[:_MAX_REASONS]
-            if len(problems) > _MAX_REASONS:
-                shown.append(f"and {len(problems) - _MAX_REASONS} more")
             raise AnthropicStrictError(
                 truncate_text(
                     f"{PREFIX}cannot declare tool {name!r} for Anthropic strict mode: "
-                    f"{'; '.join(shown)} (send it with strict=False instead)",
+                    f"{reasons_text(problems)} (send it with strict=False instead)",
                     2000,
                 )
             )

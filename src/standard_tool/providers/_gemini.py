@@ -33,6 +33,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     value_text,
 )
 from standard_tool.providers._declare import (
@@ -105,8 +106,6 @@ GEMINI_JSON_RULES = SchemaRules(
     closed_objects=False,
     property_ordering=False,
 )
-
-_MAX_REASONS = 8
 
 
 class GeminiParameters:
@@ -197,14 +196,7 @@ class GeminiParameters:
         if not problems:
             problems = [str(p) for p in check_gemini(out)]
         if problems:
-            shown = problems[:_MAX_REASONS]
-            if len(problems) > _MAX_REASONS:
-                shown.append(f"and {len(problems) - _MAX_REASONS} more")
-            raise ProviderSchemaError(
-                truncate_text(
-                    f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000
-                )
-            )
+            raise _refuse(name, problems)
         if not out.get("properties"):
             return cls(schema=None, plan=None)
         return cls(schema=out, plan=plan)
@@ -237,11 +229,10 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
 
 
 def _refuse(name: str, problems: list[str]) -> ProviderSchemaError:
-    shown = problems[:_MAX_REASONS]
-    if len(problems) > _MAX_REASONS:
-        shown.append(f"and {len(problems) - _MAX_REASONS} more")
     return ProviderSchemaError(
-        truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000)
+        truncate_text(
+            f"{PREFIX}cannot declare tool {name!r} for Gemini: {reasons_text(problems)}", 2000
+        )
     )
 
 

@@ -34,6 +34,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     resolve_local_ref,
     value_text,
 )
@@ -108,7 +109,6 @@ OPENAI_STRICT_RULES = SchemaRules(
     max_enum_values=1000,
 )
 
-_MAX_REASONS = 8
 _MAX_REASON = 2000
 
 
@@ -213,10 +213,7 @@ class OpenAIStrictSchema:
             problems = [str(p) for p in check_openai_strict(out)]
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
-        shown = problems[:_MAX_REASONS]
-        if len(problems) > _MAX_REASONS:
-            shown.append(f"and {len(problems) - _MAX_REASONS} more")
-        reason = truncate_text("; ".join(shown), _MAX_REASON)
+        reason = truncate_text(reasons_text(problems), _MAX_REASON)
         return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
