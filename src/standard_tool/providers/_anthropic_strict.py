@@ -36,7 +36,7 @@ from standard_tool.providers._convert_common import (
     reasons_text,
     value_text,
 )
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "ANTHROPIC_STRICT_RULES",
@@ -125,9 +125,9 @@ class AnthropicStrictSchema:
             AnthropicStrictError: the schema cannot be represented (each problem
                 named with its JSON pointer).
         """
-        walker = Walker(copy.deepcopy(dict(schema)), ANTHROPIC_STRICT_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems) or [str(p) for p in check_anthropic_strict(out)]
+        out, plan, problems = rewrite(
+            copy.deepcopy(dict(schema)), ANTHROPIC_STRICT_RULES, check_anthropic_strict
+        )
         if problems:
             raise AnthropicStrictError(
                 truncate_text(

@@ -42,7 +42,7 @@ from standard_tool.providers._declare import (
     check_name,
     each,
 )
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "GEMINI_JSON_RULES",
@@ -190,11 +190,7 @@ class GeminiParameters:
             raise ProviderSchemaError(
                 truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
-        walker = Walker(root, GEMINI_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems)
-        if not problems:
-            problems = [str(p) for p in check_gemini(out)]
+        out, plan, problems = rewrite(root, GEMINI_RULES, check_gemini)
         if problems:
             raise _refuse(name, problems)
         if not out.get("properties"):
@@ -240,9 +236,9 @@ _JSON_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 
 def _build_json(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
-    walker = Walker(copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES)
-    out, plan = walker.run()
-    problems = list(walker.problems) or [str(p) for p in check_gemini_json_schema(out)]
+    out, plan, problems = rewrite(
+        copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES, check_gemini_json_schema
+    )
     if problems:
         return str(_refuse(tool.name, problems))
     if not out.get("properties"):

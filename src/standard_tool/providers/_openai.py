@@ -58,7 +58,7 @@ from standard_tool.providers._runner import (
     toolkit,
 )
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "OPENAI_STRICT_RULES",
@@ -206,11 +206,7 @@ class OpenAIStrictSchema:
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
         root = copy.deepcopy(dict(schema))
-        walker = Walker(root, OPENAI_STRICT_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems)
-        if not problems:
-            problems = [str(p) for p in check_openai_strict(out)]
+        out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
         reason = truncate_text(reasons_text(problems), _MAX_REASON)
