@@ -28,17 +28,13 @@ from standard_tool.providers import (
 )
 from tests.example_tools import lookup_user, tag_resource
 from tests.fakes.server import FakeModel, serve_fake_model
-from tests.fakes.tools import add, weather
+from tests.fakes.tools import BAD_ARGS, BAD_ARGS_ERROR, FINAL, GOOD_ARGS, add, weather
 
 KIT = Toolkit([weather, add])
 # The converters return plain dicts; the SDKs' parameters are TypedDicts.
 CHAT_TOOLS: Any = to_openai_chat(KIT)
 RESPONSES_TOOLS: Any = to_openai_responses(KIT)
 ANTHROPIC_TOOLS: Any = to_anthropic(KIT)
-GOOD_ARGS = {"city": "Paris", "unit": "c"}
-BAD_ARGS = {"a": 1, "b": "two"}
-BAD_ARGS_ERROR = "input validation failed: b: 'two' is not of type 'integer'"
-FINAL = "It is 21 degrees in Paris; I could not add those."
 
 
 @pytest.fixture
