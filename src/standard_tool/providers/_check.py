@@ -1,8 +1,11 @@
-"""What every checker reports: ``SchemaProblem``, and the bounded list that collects them.
+"""What every checker reports (``SchemaProblem``, ``Problems``) and the checks they share.
+
+The shared node checks: the root, unknown keywords, type names, branch lists.
 
 Layer: providers (imports ``_convert_common``; never the package root). Each provider
-module holds its own checker (``check_openai_strict`` in ``_strict``, ``check_gemini``
-in ``_gemini``, ``check_mcp_tool`` in ``_mcp``).
+module holds its own checker (``check_openai_strict`` in ``_openai``, ``check_gemini``
+in ``_gemini``, ``check_mcp_tool`` in ``_mcp``); a check joins this module only
+when its rule and its message are the same for every checker that makes it.
 """
 
 from __future__ import annotations
