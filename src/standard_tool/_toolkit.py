@@ -557,7 +557,14 @@ class Toolkit:
             return self._failed(name, call_id, start, error_text(exc), exc, context)
         finally:
             leave(token)
-        return self._succeeded(name, call_id, start, value, context)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
 
     def astream(
         self,
@@ -732,7 +739,14 @@ class Toolkit:
         if inspect.isawaitable(value):
             left = max(limit - (time.perf_counter() - start), 0.0)
             return self._awaitable(name, value, left, call_id, start)
-        return self._succeeded(name, call_id, start, value, context)
+        return ToolResult(
+            name,
+            call_id,
+            True,
+            value,
+            duration=time.perf_counter() - start,
+            metadata=collected_metadata(context),
+        )
 
     def _awaitable(
         self,
@@ -767,7 +781,7 @@ class Toolkit:
             return self._failed(name, call_id, start, _timeout_text(_given(timeout)), exc)
         except Exception as exc:
             return self._failed(name, call_id, start, error_text(exc), exc)
-        return self._succeeded(name, call_id, start, value)
+        return ToolResult(name, call_id, True, value, duration=time.perf_counter() - start)
 
     @staticmethod
     def _refuse_in_loop(name: str) -> None:
@@ -780,23 +794,6 @@ class Toolkit:
         raise ToolkitLoopError(
             f"Toolkit.execute: tool {_shown_name(name)} is async and an event loop is "
             "running in this thread; use `await toolkit.aexecute(...)` instead"
-        )
-
-    @staticmethod
-    def _succeeded(
-        name: str,
-        call_id: str | None,
-        start: float,
-        value: Any,
-        context: ToolContext | None = None,
-    ) -> ToolResult:
-        return ToolResult(
-            name,
-            call_id,
-            True,
-            value,
-            duration=time.perf_counter() - start,
-            metadata=_NO_METADATA if context is None else collected_metadata(context),
         )
 
     @staticmethod
