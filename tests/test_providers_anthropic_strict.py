@@ -23,7 +23,7 @@ from standard_tool.providers import (
     to_anthropic,
 )
 from tests.example_tools import count_nodes, lookup_user, tag_resource
-from tests.fakes.server import FakeModel, serve_fake_model
+from tests.fakes.server import FakeModel, anthropic_message, serve_fake_model
 from tests.fakes.tools import JSONSchema
 
 KIT = Toolkit([lookup_user, tag_resource])
@@ -169,19 +169,6 @@ def model() -> Iterator[FakeModel]:
         fake.verify()
 
 
-def _message(content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
-    return {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-fake",
-        "content": content,
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-
-
 def _check_first(body: dict[str, Any]) -> None:
     tools = body["tools"]
     assert [t["strict"] for t in tools] == [True, True]
@@ -205,7 +192,7 @@ async def test_an_anthropic_strict_loop_decodes_inputs_and_reaches_the_final_ans
     tags = [{"key": "env", "value": "prod"}, {"key": "team", "value": "ml"}]
     model.expect(
         "/v1/messages",
-        _message(
+        anthropic_message(
             [
                 {
                     "type": "tool_use",
@@ -225,7 +212,9 @@ async def test_an_anthropic_strict_loop_decodes_inputs_and_reaches_the_final_ans
         _check_first,
     )
     model.expect(
-        "/v1/messages", _message([{"type": "text", "text": "Done."}], "end_turn"), _check_second
+        "/v1/messages",
+        anthropic_message([{"type": "text", "text": "Done."}], "end_turn"),
+        _check_second,
     )
     tools: Any = to_anthropic(KIT, strict=True)
     messages: list[Any] = [{"role": "user", "content": "Look up A; tag r1."}]

@@ -33,13 +33,9 @@ from standard_tool.providers import (
 from standard_tool.providers._convert_common import ProviderOptionError
 from tests.example_tools import count_nodes, ping
 from tests.fakes.server import FakeModel, serve_fake_model
-from tests.fakes.tools import JSONSchema, add, weather
+from tests.fakes.tools import BAD_ARGS, BAD_ARGS_ERROR, FINAL, GOOD_ARGS, JSONSchema, add, weather
 
 KIT = Toolkit([weather, add])
-GOOD_ARGS = {"city": "Paris", "unit": "c"}
-BAD_ARGS = {"a": 1, "b": "two"}
-BAD_ARGS_ERROR = "input validation failed: b: 'two' is not of type 'integer'"
-FINAL = "It is 21 degrees in Paris; I could not add those."
 
 
 def _client(endpoint: str = "http://127.0.0.1:9") -> Any:

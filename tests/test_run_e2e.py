@@ -27,18 +27,14 @@ from standard_tool.providers import (
     to_openai_responses,
 )
 from tests.example_tools import lookup_user, tag_resource
-from tests.fakes.server import FakeModel, serve_fake_model
-from tests.fakes.tools import add, weather
+from tests.fakes.server import FakeModel, anthropic_message, serve_fake_model
+from tests.fakes.tools import BAD_ARGS, BAD_ARGS_ERROR, FINAL, GOOD_ARGS, add, weather
 
 KIT = Toolkit([weather, add])
 # The converters return plain dicts; the SDKs' parameters are TypedDicts.
 CHAT_TOOLS: Any = to_openai_chat(KIT)
 RESPONSES_TOOLS: Any = to_openai_responses(KIT)
 ANTHROPIC_TOOLS: Any = to_anthropic(KIT)
-GOOD_ARGS = {"city": "Paris", "unit": "c"}
-BAD_ARGS = {"a": 1, "b": "two"}
-BAD_ARGS_ERROR = "input validation failed: b: 'two' is not of type 'integer'"
-FINAL = "It is 21 degrees in Paris; I could not add those."
 
 
 @pytest.fixture
@@ -224,19 +220,6 @@ async def test_openai_responses_loop_runs_both_calls_and_reaches_the_final_answe
 # -- Anthropic Messages -------------------------------------------------------------------
 
 
-def _message(content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
-    return {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-fake",
-        "content": content,
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-
-
 def _check_anthropic_first(body: dict[str, Any]) -> None:
     assert body["max_tokens"] == 256
     tools = body["tools"]
@@ -265,7 +248,7 @@ async def test_anthropic_loop_runs_both_calls_and_reaches_the_final_answer(
 ) -> None:
     model.expect(
         "/v1/messages",
-        _message(
+        anthropic_message(
             [
                 {"type": "text", "text": "Let me check."},
                 {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": GOOD_ARGS},
@@ -277,7 +260,7 @@ async def test_anthropic_loop_runs_both_calls_and_reaches_the_final_answer(
     )
     model.expect(
         "/v1/messages",
-        _message([{"type": "text", "text": FINAL}], "end_turn"),
+        anthropic_message([{"type": "text", "text": FINAL}], "end_turn"),
         _check_anthropic_second,
     )
     messages: list[Any] = [{"role": "user", "content": "Weather in Paris, and 1 + two?"}]

@@ -12,7 +12,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
@@ -265,41 +265,46 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
     def add(provider: str, path: str, message: str) -> None:
         problems.append({"tool": tool.name, "provider": provider, "path": path, "message": message})
 
-    try:
+    def pairs(found: Iterable[Any]) -> list[tuple[str, str]]:
+        return [(_pointer(problem.path), problem.message) for problem in found]
+
+    def openai_strict() -> list[tuple[str, str]]:
         strict = p.openai_strict(tool)
-        for problem in p.check_openai_strict(strict.schema):
-            add("openai-strict", _pointer(problem.path), problem.message)
+        found = pairs(p.check_openai_strict(strict.schema))
         if not strict.strict:
-            add("openai-strict", "", f"not strict-compatible: {strict.reason}")
-    except Exception as err:  # report refusals as problems
-        add("openai-strict", "", f"{type(err).__name__}: {_bound(str(err))}")
-    try:
-        for problem in p.check_gemini(p.to_gemini(tool).get("parameters") or {"type": "object"}):
-            add("gemini", _pointer(problem.path), problem.message)
-    except Exception as err:  # report refusals as problems
-        add("gemini", "", f"{type(err).__name__}: {_bound(str(err))}")
-    try:
-        for problem in p.check_mcp_tool(p.to_mcp(tool)):
-            add("mcp", _pointer(problem.path), problem.message)
-    except Exception as err:  # report refusals as problems
-        add("mcp", "", f"{type(err).__name__}: {_bound(str(err))}")
-    try:
+            found.append(("", f"not strict-compatible: {strict.reason}"))
+        return found
+
+    def gemini_json() -> list[tuple[str, str]]:
         schema = p.to_gemini(tool, json_schema=True).get("parametersJsonSchema")
-        for problem in p.check_gemini_json_schema(schema or {"type": "object"}):
-            add("gemini-json", _pointer(problem.path), problem.message)
-    except Exception as err:  # report refusals as problems
-        add("gemini-json", "", f"{type(err).__name__}: {_bound(str(err))}")
-    try:
-        strict_schema = p.to_anthropic(tool, strict=True)["input_schema"]
-        for problem in p.check_anthropic_strict(strict_schema):
-            add("anthropic-strict", _pointer(problem.path), problem.message)
-    except Exception as err:  # report refusals as problems
-        add("anthropic-strict", "", f"{type(err).__name__}: {_bound(str(err))}")
-    try:
-        for problem in p.check_bedrock(p.to_bedrock(tool)):
-            add("bedrock", _pointer(problem.path), problem.message)
-    except Exception as err:  # report refusals as problems
-        add("bedrock", "", f"{type(err).__name__}: {_bound(str(err))}")
+        return pairs(p.check_gemini_json_schema(schema or {"type": "object"}))
+
+    checks: tuple[tuple[str, Callable[[], list[tuple[str, str]]]], ...] = (
+        ("openai-strict", openai_strict),
+        (
+            "gemini",
+            lambda: pairs(
+                p.check_gemini(p.to_gemini(tool).get("parameters") or {"type": "object"})
+            ),
+        ),
+        ("mcp", lambda: pairs(p.check_mcp_tool(p.to_mcp(tool)))),
+        ("gemini-json", gemini_json),
+        (
+            "anthropic-strict",
+            lambda: pairs(
+                p.check_anthropic_strict(p.to_anthropic(tool, strict=True)["input_schema"])
+            ),
+        ),
+        ("bedrock", lambda: pairs(p.check_bedrock(p.to_bedrock(tool)))),
+    )
+    for provider, check in checks:
+        try:
+            found = check()
+        except Exception as err:  # report refusals as problems
+            add(provider, "", f"{type(err).__name__}: {_bound(str(err))}")
+            continue
+        for path, message in found:
+            add(provider, path, message)
     if examples > 0:
         from standard_tool.testing import check_schema_agreement
 

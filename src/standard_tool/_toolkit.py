@@ -467,10 +467,6 @@ class Toolkit:
             shown += f", and {len(names) - _MAX_NAMES_LISTED} more"
         return f"unknown tool {_shown_name(name)}; available tools: {shown or '(none)'}"
 
-    def _limit(self, name: str, timeout: float | None) -> float | None:
-        limit = self._limits.get(name) if timeout is None else timeout
-        return None if limit is None or math.isinf(limit) else limit
-
     # -- running ----------------------------------------------------------------------
 
     async def aexecute(

@@ -125,3 +125,17 @@ def serve_fake_model() -> Generator[FakeModel, None, None]:
         server.shutdown()
         server.server_close()
         thread.join(10)
+
+
+def anthropic_message(content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
+    """An Anthropic Messages reply with these ``content`` blocks, in the wire format."""
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-fake",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }

@@ -93,6 +93,13 @@ add = standard_tool(
     execute=_add,
 )
 
+# The scripted turn the end-to-end runner tests play: the model calls ``weather`` well
+# and ``add`` badly, sees our error text, and answers FINAL.
+GOOD_ARGS = {"city": "Paris", "unit": "c"}
+BAD_ARGS = {"a": 1, "b": "two"}
+BAD_ARGS_ERROR = "input validation failed: b: 'two' is not of type 'integer'"
+FINAL = "It is 21 degrees in Paris; I could not add those."
+
 
 class PlainTool:
     """A tool that is a plain object: no builder, no base class."""

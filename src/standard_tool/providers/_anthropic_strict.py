@@ -17,7 +17,15 @@ from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import truncate_text
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    Path,
+    Problems,
+    SchemaProblem,
+    check_branches,
+    check_keywords,
+    check_root,
+    check_type_names,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -25,9 +33,10 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     value_text,
 )
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "ANTHROPIC_STRICT_RULES",
@@ -63,7 +72,6 @@ ANTHROPIC_STRICT_RULES = SchemaRules(
 MAX_OPTIONAL_PROPERTIES = 24
 MAX_UNION_PROPERTIES = 16
 
-_MAX_REASONS = 8
 _MAX_DEPTH = 64
 
 
@@ -121,17 +129,14 @@ class AnthropicStrictSchema:
             AnthropicStrictError: the schema cannot be represented (each problem
                 named with its JSON pointer).
         """
-        walker = Walker(copy.deepcopy(dict(schema)), ANTHROPIC_STRICT_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems) or [str(p) for p in check_anthropic_strict(out)]
+        out, plan, problems = rewrite(
+            copy.deepcopy(dict(schema)), ANTHROPIC_STRICT_RULES, check_anthropic_strict
+        )
         if problems:
-            shown = problems[:_MAX_REASONS]
-            if len(problems) > _MAX_REASONS:
-                shown.append(f"and {len(problems) - _MAX_REASONS} more")
             raise AnthropicStrictError(
                 truncate_text(
                     f"{PREFIX}cannot declare tool {name!r} for Anthropic strict mode: "
-                    f"{'; '.join(shown)} (send it with strict=False instead)",
+                    f"{reasons_text(problems)} (send it with strict=False instead)",
                     2000,
                 )
             )
@@ -202,11 +207,8 @@ def check_anthropic_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "input_schema"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'input_schema must have "type": "object"')
     counts = {"optional": 0, "union": 0}
     _node(schema, (), problems, counts, 0)
     if counts["optional"] > MAX_OPTIONAL_PROPERTIES:
@@ -240,13 +242,9 @@ def _node(node: Any, path: Path, problems: Problems, counts: dict[str, int], dep
     if depth > _MAX_DEPTH:
         problems.add(path, f"nests deeper than {_MAX_DEPTH} levels")
         return
-    for key in node:
-        if key not in _STRICT_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    check_keywords(node, path, problems, _STRICT_KEYWORDS, "in strict mode")
+    check_type_names(node, path, problems)
     kind = node.get("type")
-    kinds = kind if is_array(kind) else [kind]
-    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
-        problems.add(path, f"type must be type names, not {value_text(kind)}")
     enum = node.get("enum")
     if enum is not None and (
         not is_array(enum) or any(is_object(v) or is_array(v) for v in enum) or not enum
@@ -283,13 +281,7 @@ def _node(node: Any, path: Path, problems: Problems, counts: dict[str, int], dep
     if "items" in node:
         _node(node["items"], (*path, "items"), problems, counts, depth + 1)
     for key in ("anyOf", "allOf"):
-        branches = node.get(key)
-        if branches is None:
-            continue
-        if not is_array(branches) or not branches:
-            problems.add(path, f"{key} must be a non-empty list")
-            continue
-        for index, branch in enumerate(branches):
+        for index, branch in enumerate(check_branches(node, key, path, problems)):
             _node(branch, (*path, key, index), problems, counts, depth + 1)
     for group in ("$defs", "definitions"):
         defs = node.get(group)

@@ -26,6 +26,7 @@ from standard_tool.providers._convert_common import (
     ProviderOptionError,
     ProviderSchemaError,
     is_object,
+    reasons_text,
     value_text,
 )
 from standard_tool.providers._declare import (
@@ -42,6 +43,7 @@ from standard_tool.providers._runner import (
     content,
     field,
     run_calls,
+    sequence,
     toolkit,
 )
 from standard_tool.providers._sync import run_sync
@@ -63,7 +65,6 @@ __all__ = [
 BEDROCK_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _NAME_RULE = "1 to 64 of A-Z, a-z, 0-9, '_' and '-'"
 _MAX_DOCUMENT_DEPTH = 64
-_MAX_REASONS = 8
 
 
 # --------------------------------------------------------------------------------------
@@ -111,12 +112,9 @@ def _bedrock(tool: AnyTool) -> dict[str, Any]:
     spec["inputSchema"] = {"json": parameters(tool)}
     problems = [str(p) for p in check_bedrock(spec)]
     if problems:
-        shown = problems[:_MAX_REASONS]
-        if len(problems) > _MAX_REASONS:
-            shown.append(f"and {len(problems) - _MAX_REASONS} more")
         raise ProviderSchemaError(
             truncate_text(
-                f"{PREFIX}cannot declare tool {name!r} for Bedrock: {'; '.join(shown)}", 2000
+                f"{PREFIX}cannot declare tool {name!r} for Bedrock: {reasons_text(problems)}", 2000
             )
         )
     return {"toolSpec": spec}
@@ -307,19 +305,12 @@ def bedrock_tool_result(
     return {"toolResult": body}
 
 
-def _sequence(value: Any) -> list[Any]:
-    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
-    if isinstance(value, (list, tuple)):
-        return list(cast("Iterable[Any]", value))
-    return []
-
-
 def _bedrock_calls(response: Any) -> list[Call]:
     if isinstance(response, (list, tuple)):
-        blocks = _sequence(response)
+        blocks = sequence(response)
     else:
         message = field(field(response, "output"), "message")
-        blocks = _sequence(field(message if message is not None else response, "content"))
+        blocks = sequence(field(message if message is not None else response, "content"))
     calls: list[Call] = []
     for block in blocks:
         use = field(block, "toolUse")

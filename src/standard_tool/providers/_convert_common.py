@@ -59,6 +59,14 @@ def value_text(value: object, limit: int = VALUE_TEXT_LIMIT) -> str:
     return truncate_text(text, limit)
 
 
+def reasons_text(problems: list[str], most: int = 8) -> str:
+    """Join the first ``most`` problems with ``"; "``, then ``"and N more"`` for the rest."""
+    shown = problems[:most]
+    if len(problems) > most:
+        shown.append(f"and {len(problems) - most} more")
+    return "; ".join(shown)
+
+
 def path_text(path: tuple[str | int, ...]) -> str:
     """Return the JSON Pointer of ``path`` (``/`` for the root), as problems show it."""
     return pointer_text(path) or "/"

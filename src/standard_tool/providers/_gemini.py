@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from typing_extensions import overload
@@ -16,7 +16,16 @@ from typing_extensions import overload
 from standard_tool._core import StandardToolV0Definition, input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool.dialects import inline_refs
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    TYPES,
+    Path,
+    Problems,
+    SchemaProblem,
+    check_branches,
+    check_keywords,
+    check_root,
+    check_type_names,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -24,6 +33,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     value_text,
 )
 from standard_tool.providers._declare import (
@@ -32,7 +42,7 @@ from standard_tool.providers._declare import (
     check_name,
     each,
 )
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "GEMINI_JSON_RULES",
@@ -96,8 +106,6 @@ GEMINI_JSON_RULES = SchemaRules(
     closed_objects=False,
     property_ordering=False,
 )
-
-_MAX_REASONS = 8
 
 
 class GeminiParameters:
@@ -186,20 +194,9 @@ class GeminiParameters:
             raise ProviderSchemaError(
                 truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {hint}{err}", 2000)
             ) from err
-        walker = Walker(root, GEMINI_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems)
-        if not problems:
-            problems = [str(p) for p in check_gemini(out)]
+        out, plan, problems = rewrite(root, GEMINI_RULES, check_gemini)
         if problems:
-            shown = problems[:_MAX_REASONS]
-            if len(problems) > _MAX_REASONS:
-                shown.append(f"and {len(problems) - _MAX_REASONS} more")
-            raise ProviderSchemaError(
-                truncate_text(
-                    f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000
-                )
-            )
+            raise _refuse(name, problems)
         if not out.get("properties"):
             return cls(schema=None, plan=None)
         return cls(schema=out, plan=plan)
@@ -232,11 +229,10 @@ def gemini_parameters(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> Gem
 
 
 def _refuse(name: str, problems: list[str]) -> ProviderSchemaError:
-    shown = problems[:_MAX_REASONS]
-    if len(problems) > _MAX_REASONS:
-        shown.append(f"and {len(problems) - _MAX_REASONS} more")
     return ProviderSchemaError(
-        truncate_text(f"{PREFIX}cannot declare tool {name!r} for Gemini: {'; '.join(shown)}", 2000)
+        truncate_text(
+            f"{PREFIX}cannot declare tool {name!r} for Gemini: {reasons_text(problems)}", 2000
+        )
     )
 
 
@@ -244,9 +240,9 @@ _JSON_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 
 def _build_json(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
-    walker = Walker(copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES)
-    out, plan = walker.run()
-    problems = list(walker.problems) or [str(p) for p in check_gemini_json_schema(out)]
+    out, plan, problems = rewrite(
+        copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES, check_gemini_json_schema
+    )
     if problems:
         return str(_refuse(tool.name, problems))
     if not out.get("properties"):
@@ -346,9 +342,7 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
     if not is_object(node):
         problems.add(path, "must be a schema object")
         return
-    for key in node:
-        if key not in _GEMINI_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
+    check_keywords(node, path, problems, _GEMINI_KEYWORDS, "by Gemini")
     kind = node.get("type")
     if kind is None and "anyOf" not in node:
         problems.add(path, "has no type")
@@ -384,13 +378,8 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
         _gemini_node(node["items"], (*path, "items"), problems)
     elif kind == "array":
         problems.add(path, "an array must have items")
-    branches = node.get("anyOf")
-    if branches is not None:
-        if not is_array(branches) or not branches:
-            problems.add(path, "anyOf must be a non-empty list")
-        else:
-            for index, branch in enumerate(branches):
-                _gemini_node(branch, (*path, "anyOf", index), problems)
+    for index, branch in enumerate(check_branches(node, "anyOf", path, problems)):
+        _gemini_node(branch, (*path, "anyOf", index), problems)
 
 
 #: The keywords of ``google.genai.types.JSONSchema`` (its wire names).
@@ -438,11 +427,8 @@ def check_gemini_json_schema(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "parametersJsonSchema"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'parametersJsonSchema must have "type": "object"')
     defs = schema.get("$defs")
     names = set(defs) if is_object(defs) else set[str]()
     _gemini_json_node(schema, (), problems, names, 0)
@@ -460,13 +446,8 @@ def _gemini_json_node(
     if depth > _MAX_CHECK_DEPTH:
         problems.add(path, f"nests deeper than {_MAX_CHECK_DEPTH} levels")
         return
-    for key in node:
-        if key not in _GEMINI_JSON_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported by Gemini")
-    kind = node.get("type")
-    kinds = kind if is_array(kind) else [kind]
-    if kind is not None and not all(isinstance(k, str) and k in TYPES for k in kinds):
-        problems.add(path, f"type must be type names, not {value_text(kind)}")
+    check_keywords(node, path, problems, _GEMINI_JSON_KEYWORDS, "by Gemini")
+    check_type_names(node, path, problems)
     ref = node.get("$ref")
     if ref is not None and (
         not isinstance(ref, str)
@@ -488,13 +469,7 @@ def _gemini_json_node(
         if key in node:
             _gemini_json_node(node[key], (*path, key), problems, defs, depth + 1)
     for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if branches is None:
-            continue
-        if not is_array(branches) or not branches:
-            problems.add(path, f"{key} must be a non-empty list")
-            continue
-        for index, branch in enumerate(branches):
+        for index, branch in enumerate(check_branches(node, key, path, problems)):
             _gemini_json_node(branch, (*path, key, index), problems, defs, depth + 1)
     sub_defs = node.get("$defs")
     if is_object(sub_defs):
@@ -544,19 +519,27 @@ def to_gemini(
     return each(tool, _gemini)
 
 
-def _gemini_json(tool: AnyTool) -> dict[str, Any]:
+def _declaration(
+    tool: AnyTool, key: str, build: Callable[[AnyTool], GeminiParameters]
+) -> dict[str, Any]:
+    """``{"name", "description", key: build(tool).schema}``, the empty parts left out."""
     name = check_name(
         tool,
         _GEMINI_NAME,
         "Gemini",
         "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
     )
-    parameters = gemini_json_parameters(tool).schema
+    parameters = build(tool).schema
     out: dict[str, Any] = {"name": name}
     if tool.description:
         out["description"] = tool.description
     if parameters is not None:
-        out["parametersJsonSchema"] = parameters
+        out[key] = parameters
+    return out
+
+
+def _gemini_json(tool: AnyTool) -> dict[str, Any]:
+    out = _declaration(tool, "parametersJsonSchema", gemini_json_parameters)
     output = output_json_schema(tool)
     if output is not None:
         out["responseJsonSchema"] = _response_schema(output)
@@ -577,16 +560,4 @@ def _response_schema(output: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gemini(tool: AnyTool) -> dict[str, Any]:
-    name = check_name(
-        tool,
-        _GEMINI_NAME,
-        "Gemini",
-        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
-    )
-    parameters = gemini_parameters(tool).schema
-    out: dict[str, Any] = {"name": name}
-    if tool.description:
-        out["description"] = tool.description
-    if parameters is not None:
-        out["parameters"] = parameters
-    return out
+    return _declaration(tool, "parameters", gemini_parameters)

@@ -7,14 +7,22 @@ never the package root).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
 from standard_tool._toolkit import ToolResult
 from standard_tool.providers._gemini import gemini_json_parameters, gemini_parameters
-from standard_tool.providers._runner import Call, Decode, Tools, content, field, run_calls, toolkit
+from standard_tool.providers._runner import (
+    Call,
+    Decode,
+    Tools,
+    content,
+    field,
+    run_calls,
+    sequence,
+    toolkit,
+)
 from standard_tool.providers._sync import run_sync
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
 
@@ -91,19 +99,12 @@ def gemini_function_response(
     return {"function_response": body}
 
 
-def _sequence(value: Any) -> list[Any]:
-    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
-    if isinstance(value, (list, tuple)):
-        return list(cast("Iterable[Any]", value))
-    return []
-
-
 def _parts(response: Any) -> list[Any]:
     if isinstance(response, (list, tuple)):
-        return _sequence(response)
-    candidates = _sequence(field(response, "candidates"))
+        return sequence(response)
+    candidates = sequence(field(response, "candidates"))
     holder = field(candidates[0], "content") if candidates else response
-    return _sequence(field(holder, "parts"))
+    return sequence(field(holder, "parts"))
 
 
 def _gemini_calls(response: Any) -> list[tuple[str | None, Call]]:

@@ -18,7 +18,14 @@ from standard_tool._core import (
     input_json_schema,
 )
 from standard_tool._shared import truncate_text
-from standard_tool.providers._check import TYPES, Path, Problems, SchemaProblem
+from standard_tool.providers._check import (
+    TYPES,
+    Path,
+    Problems,
+    SchemaProblem,
+    check_keywords,
+    check_root,
+)
 from standard_tool.providers._convert_common import (
     PREFIX,
     Plan,
@@ -27,6 +34,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    reasons_text,
     resolve_local_ref,
     value_text,
 )
@@ -50,7 +58,7 @@ from standard_tool.providers._runner import (
     toolkit,
 )
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
-from standard_tool.providers._walk import SchemaRules, Walker
+from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
     "OPENAI_STRICT_RULES",
@@ -101,7 +109,6 @@ OPENAI_STRICT_RULES = SchemaRules(
     max_enum_values=1000,
 )
 
-_MAX_REASONS = 8
 _MAX_REASON = 2000
 
 
@@ -203,17 +210,10 @@ class OpenAIStrictSchema:
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
         root = copy.deepcopy(dict(schema))
-        walker = Walker(root, OPENAI_STRICT_RULES)
-        out, plan = walker.run()
-        problems = list(walker.problems)
-        if not problems:
-            problems = [str(p) for p in check_openai_strict(out)]
+        out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
-        shown = problems[:_MAX_REASONS]
-        if len(problems) > _MAX_REASONS:
-            shown.append(f"and {len(problems) - _MAX_REASONS} more")
-        reason = truncate_text("; ".join(shown), _MAX_REASON)
+        reason = truncate_text(reasons_text(problems), _MAX_REASON)
         return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
@@ -284,11 +284,8 @@ def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         The problems found, empty when the schema is acceptable (at most 200).
     """
     problems = Problems()
-    if not is_object(schema):
-        problems.add((), "is not a JSON object")
+    if not check_root(schema, problems, "the root"):
         return problems.items
-    if schema.get("type") != "object":
-        problems.add((), 'the root must have "type": "object"')
     if "anyOf" in schema:
         problems.add((), "the root must not be anyOf")
     counts = {"properties": 0, "enum": 0}
@@ -317,9 +314,7 @@ def _openai_node(
     if not is_object(node):
         problems.add(path, "must be a schema object")
         return
-    for key in node:
-        if key not in _OPENAI_KEYWORDS:
-            problems.add(path, f"keyword {value_text(key)} is not supported in strict mode")
+    check_keywords(node, path, problems, _OPENAI_KEYWORDS, "in strict mode")
     ref = node.get("$ref")
     if ref is not None:
         if not isinstance(ref, str) or resolve_local_ref(root, ref) is None:

@@ -31,6 +31,7 @@ __all__ = [
     "items",
     "list_or_field",
     "run_calls",
+    "sequence",
     "toolkit",
 ]
 
@@ -61,6 +62,13 @@ def field(obj: Any, key: str) -> Any:
 
 def items(value: Any) -> list[Any]:
     return [] if value is None else list(value)
+
+
+def sequence(value: Any) -> list[Any]:
+    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
+    if isinstance(value, (list, tuple)):
+        return list(cast("Iterable[Any]", value))
+    return []
 
 
 def list_or_field(response: Any, key: str) -> list[Any]:

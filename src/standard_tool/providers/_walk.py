@@ -16,7 +16,7 @@ arguments back, and lists what it cannot represent.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -664,3 +664,17 @@ def _kinds_of(out: dict[str, Any], walker: Walker) -> frozenset[str]:
 def _keys_of(out: dict[str, Any], walker: Walker) -> frozenset[str] | None:
     props = out.get("properties")
     return frozenset(props) if is_object(props) else None
+
+
+def rewrite(
+    root: dict[str, Any], rules: SchemaRules, check: Callable[[dict[str, Any]], Iterable[object]]
+) -> tuple[dict[str, Any], Plan | None, list[str]]:
+    """Rewrite ``root`` under ``rules``; when the walk finds nothing wrong, ``check`` the result.
+
+    Returns:
+        The rewritten schema, its decoding plan, and the problems as text: the
+        walk's own, else those ``check`` reports on the rewritten schema.
+    """
+    walker = Walker(root, rules)
+    out, plan = walker.run()
+    return out, plan, list(walker.problems) or [str(p) for p in check(out)]
