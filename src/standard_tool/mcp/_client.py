@@ -112,7 +112,7 @@ async def _call(
                 remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
             )
     except TimeoutError as err:
-        raise MCPConnectionError(f"{where}: no answer within {timeout:g} s") from err
+        raise MCPConnectionError(f"{where}: no answer within {timeout:.3g} s") from err
     except MCPError as err:
         if err.code == CONNECTION_CLOSED:
             raise MCPConnectionError(f"{where}: the connection is closed") from err
