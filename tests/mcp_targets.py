@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from standard_tool import Toolkit, tool
+from standard_tool import ToolContext, Toolkit, current_context, tool
 from standard_tool.mcp import http_app, serve
 
 
@@ -94,7 +95,35 @@ async def nap(seconds: float) -> str:
     return "awake"
 
 
-toolkit = Toolkit([add, move, code, explode, crash, nap])
+@tool
+async def steps(n: int) -> AsyncIterator[str]:
+    """Work through n steps, saying each one.
+
+    Args:
+        n: how many steps.
+    """
+    import anyio
+
+    for i in range(1, n + 1):
+        await anyio.lowlevel.checkpoint()
+        yield f"step {i}"
+
+
+@tool
+def index(files: list[str], ctx: ToolContext) -> dict[str, Any]:
+    """Index some files, reporting progress; say which call it was.
+
+    Args:
+        files: the files to index.
+    """
+    for done, name in enumerate(files, start=1):
+        ctx.report_progress(done, len(files), f"indexed {name}")
+    running = current_context()
+    assert running is not None
+    return {"count": len(files), "call": ctx.call_id, "same": running.call_id == ctx.call_id}
+
+
+toolkit = Toolkit([add, move, code, explode, crash, nap, steps, index])
 
 
 def make_app() -> object:

@@ -37,6 +37,7 @@ from standard_tool.providers import (
     openai_strict,
     to_openai_chat,
 )
+from tests.context_tools import crawl, whoami
 from tests.example_tools import tag_resource
 from tests.fakes.tools import add, weather
 
@@ -273,7 +274,7 @@ def test_cancellation_is_not_swallowed() -> None:
 # -- sync and async -----------------------------------------------------------------------
 
 
-def test_a_sync_tool_runs_in_langchains_executor_under_ainvoke() -> None:
+def test_a_sync_tool_runs_in_a_worker_thread_so_its_deadline_holds() -> None:
     threads: list[int] = []
 
     def where(input: Any) -> str:
@@ -284,7 +285,7 @@ def test_a_sync_tool_runs_in_langchains_executor_under_ainvoke() -> None:
     assert asyncio.run(lc.ainvoke({})) == "ok"
     assert threads[0] != threading.get_ident()
     assert lc.invoke({}) == "ok"
-    assert threads[1] == threading.get_ident()
+    assert threads[1] != threading.get_ident()  # the runners' 60 s deadline needs a thread
 
 
 def test_an_async_tool_runs_from_sync_invoke() -> None:
@@ -420,3 +421,45 @@ def test_importing_the_package_does_not_import_langchain() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "[]"
+
+
+# -- the call context ---------------------------------------------------------------------
+
+
+def _context_model() -> RecordingChatModel:
+    first = AIMessage(
+        "",
+        tool_calls=[
+            {"name": "whoami", "args": {"sku": "A-1"}, "id": "lc_call_7"},
+            {"name": "crawl", "args": {}, "id": "lc_call_8"},
+        ],
+    )
+    return RecordingChatModel(messages=iter([first, AIMessage("done")]), seen=[])
+
+
+def _check_context(messages: list[BaseMessage]) -> None:
+    who, late = messages[2], messages[3]
+    assert isinstance(who, ToolMessage)
+    assert isinstance(late, ToolMessage)
+    assert who.artifact == {
+        "sku": "A-1",
+        "tool": "whoami",
+        "call": "lc_call_7",
+        "raw": {"sku": "A-1"},
+    }
+    assert (late.tool_call_id, late.status) == ("lc_call_8", "error")
+    assert late.content == "Error: timed out after 0.05 s"
+
+
+def test_a_tool_in_the_langchain_loop_sees_the_call_id_and_its_deadline_holds() -> None:
+    _check_context(_run_loop(_context_model(), to_langchain([whoami, crawl])))
+
+
+async def test_the_async_langchain_loop_fills_the_context_too() -> None:
+    _check_context(await _arun_loop(_context_model(), to_langchain([whoami, crawl])))
+
+
+def test_a_plain_invoke_gets_a_generated_call_id_and_meta_still_works() -> None:
+    lc = to_langchain(whoami, meta=lambda call: call.call_id)
+    out = lc.invoke({"sku": "B-2"})
+    assert out.startswith('{"sku": "B-2", "tool": "whoami", "call": "call_')

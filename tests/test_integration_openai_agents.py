@@ -27,6 +27,7 @@ from agents.tool_context import ToolContext
 from standard_tool import StandardToolValidationError, Toolkit, standard_tool, tool
 from standard_tool.integrations.openai_agents import from_openai_agents, to_openai_agents
 from standard_tool.providers import OpenAIStrictError, openai_strict, to_openai_chat
+from tests.context_tools import crawl, whoami
 from tests.fakes.server import FakeModel, serve_fake_model
 from tests.fakes.tools import PlainTool
 
@@ -439,3 +440,29 @@ def test_importing_the_package_and_the_integrations_never_imports_the_sdk() -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "False"
+
+
+# -- the call context -------------------------------------------------------------------
+
+
+def test_a_tool_in_the_runner_sees_the_call_id_and_its_deadline_holds(model: FakeModel) -> None:
+    answers: dict[str, str] = {}
+
+    def second(body: dict[str, Any]) -> None:
+        answers.update(_tool_messages(body))
+
+    turn = _calls(("oa_7", "whoami", '{"sku": "A-1"}'), ("oa_8", "crawl", "{}"))
+    model.expect("/v1/chat/completions", turn)
+    model.expect("/v1/chat/completions", _answer("done"), second)
+    agent = _agent(model, to_openai_agents([whoami, crawl], meta=lambda ctx: ctx.context))
+
+    result = asyncio.run(Runner.run(agent, "Go.", run_config=RUN_CONFIG))
+
+    assert result.final_output == "done"
+    assert json.loads(answers["oa_7"]) == {
+        "sku": "A-1",
+        "tool": "whoami",
+        "call": "oa_7",
+        "raw": {"sku": "A-1"},
+    }
+    assert answers["oa_8"] == "Error: timed out after 0.05 s"

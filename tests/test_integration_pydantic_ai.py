@@ -44,6 +44,7 @@ from standard_tool.providers import (
     openai_strict,
     to_openai_chat,
 )
+from tests.context_tools import crawl, whoami
 from tests.example_tools import tag_resource
 from tests.fakes.server import FakeModel, serve_fake_model
 from tests.fakes.tools import add, weather
@@ -435,3 +436,38 @@ def test_importing_the_package_does_not_import_pydantic_ai() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "[]"
+
+
+# -- the call context ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_meta", [False, True])
+async def test_a_tool_in_the_agent_loop_sees_the_call_id_and_its_deadline_holds(
+    with_meta: bool,
+) -> None:
+    seen: list[Answer] = []
+
+    def script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            return ModelResponse(
+                parts=[
+                    ToolCallPart("whoami", {"sku": "A-1"}, tool_call_id="pa_7"),
+                    ToolCallPart("crawl", {}, tool_call_id="pa_8"),
+                ]
+            )
+        seen.extend(_returns(messages))
+        return ModelResponse(parts=[TextPart("done")])
+
+    hook = (lambda ctx: ctx.deps) if with_meta else None
+    agent = Agent(FunctionModel(script), tools=to_pydantic_ai([whoami, crawl], meta=hook))
+    assert (await agent.run("go")).output == "done"
+    who, late = seen
+    assert who.call_id == "pa_7"
+    assert json.loads(who.text) == {
+        "sku": "A-1",
+        "tool": "whoami",
+        "call": "pa_7",
+        "raw": {"sku": "A-1"},
+    }
+    assert (late.call_id, late.kind) == ("pa_8", "failed")
+    assert "timed out after 0.05 s" in late.text

@@ -21,7 +21,15 @@ from mcp import Client, ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.server.lowlevel import Server
 
-from standard_tool import StandardToolValidationError, Toolkit, is_standard_tool, tool
+from standard_tool import (
+    ProgressEvent,
+    StandardToolValidationError,
+    ToolContext,
+    Toolkit,
+    is_standard_tool,
+    tool,
+)
+from standard_tool._context import enter, leave
 from standard_tool._toolkit import DuplicateToolNameError
 from standard_tool.mcp import MCPConnectionError, MCPTool, MCPToolError, import_tools, server
 from standard_tool.providers import (
@@ -344,3 +352,50 @@ async def test_a_huge_error_text_is_bounded() -> None:
     message = str(caught.value)
     assert len(message) <= 2000
     assert message.endswith("characters]")
+
+
+async def test_a_gateway_forwards_the_upstream_progress_to_its_client() -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    async with connected(server(mcp_targets.toolkit)) as upstream:
+        imported = await import_tools(upstream, prefix="up_")
+        async with connected(server(imported, name="gateway")) as downstream:
+            result = await downstream.call_tool(
+                "up_index", {"files": ["a", "b"]}, progress_callback=on_progress
+            )
+    assert result.is_error is False
+    assert result.structured_content is not None
+    assert result.structured_content["count"] == 2
+    assert seen == [(1, 2, "indexed a"), (2, 2, "indexed b")]
+
+
+async def test_an_imported_tool_hands_progress_to_the_running_call() -> None:
+    heard: list[ProgressEvent] = []
+    async with connected(server(mcp_targets.toolkit)) as session:
+        steps = next(t for t in await import_tools(session) if t.name == "steps")
+        result = await Toolkit([steps]).aexecute(
+            "steps", {"n": 2}, call_id="outer_1", on_progress=heard.append
+        )
+    assert result.value == {"result": "step 2"}  # the wrapped structuredContent
+    assert [(e.progress, e.message, e.call_id) for e in heard] == [
+        (1, "step 1", "outer_1"),
+        (2, "step 2", "outer_1"),
+    ]
+
+
+async def test_the_calls_deadline_bounds_an_imported_tool() -> None:
+    async with connected(server(mcp_targets.toolkit)) as session:
+        nap = next(t for t in await import_tools(session, timeout=30) if t.name == "nap")
+        token = enter(ToolContext("nap", timeout=0.3))
+        try:
+            with pytest.raises(
+                MCPConnectionError, match=r"^MCP tool 'nap': no answer within 0.3 s$"
+            ):
+                await nap.execute({"seconds": 20})
+        finally:
+            leave(token)
+        # Outside a call the tool's own timeout holds.
+        assert await nap.execute({"seconds": 0}) == {"result": "awake"}

@@ -80,7 +80,16 @@ async def test_stdio_subprocess_lists_and_calls_tools() -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             listed = {t.name: t for t in (await session.list_tools()).tools}
-            assert sorted(listed) == ["add", "code", "crash", "explode", "move", "nap"]
+            assert sorted(listed) == [
+                "add",
+                "code",
+                "crash",
+                "explode",
+                "index",
+                "move",
+                "nap",
+                "steps",
+            ]
             assert listed["move"].title == "Move a point"
             assert listed["move"].output_schema is not None
             assert listed["move"].output_schema["type"] == "object"

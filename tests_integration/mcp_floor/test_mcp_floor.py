@@ -20,6 +20,7 @@ CORE_TESTS = [
     "tests/test_mcp_register.py",
     "tests/test_cli_serve.py",
     "tests/test_run_mcp.py",
+    "tests/test_mcp_progress.py",
 ]
 
 

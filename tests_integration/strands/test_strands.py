@@ -21,11 +21,18 @@ from typing import Any
 import pytest
 from strands.models.openai import OpenAIModel
 from strands.types.tools import AgentTool, ToolUse
+from tests.context_tools import crawl, index, whoami
 from tests.fakes.server import FakeModel
 from tests.fakes.tools import PlainTool
 from tests_integration.strands.streaming import serve_streaming_fake_model
 
-from standard_tool import StandardToolValidationError, Toolkit, standard_tool, tool
+from standard_tool import (
+    ProgressEvent,
+    StandardToolValidationError,
+    Toolkit,
+    standard_tool,
+    tool,
+)
 from standard_tool.integrations.strands import (
     StandardStrandsTool,
     StrandsCall,
@@ -455,3 +462,70 @@ def test_importing_the_package_and_the_integrations_never_imports_strands() -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "False"
+
+
+# -- the call context and progress ------------------------------------------------------
+
+
+def test_a_tool_in_the_agent_loop_sees_the_tool_use_id_and_its_deadline_holds(
+    model: FakeModel,
+) -> None:
+    answers: dict[str, str] = {}
+
+    def second(body: dict[str, Any]) -> None:
+        answers.update(_tool_messages(body))
+
+    turn = _calls(("st_7", "whoami", '{"sku": "A-1"}'), ("st_8", "crawl", "{}"))
+    model.expect("/v1/chat/completions", turn)
+    model.expect("/v1/chat/completions", _answer("done"), second)
+    agent = _agent(model, to_strands([whoami, crawl], meta=lambda call: call.tool_use_id))
+
+    agent("Go.")
+
+    assert json.loads(answers["st_7"]) == {
+        "sku": "A-1",
+        "tool": "whoami",
+        "call": "st_7",
+        "raw": {"sku": "A-1"},
+    }
+    assert answers["st_8"] == "Error: timed out after 0.05 s"
+
+
+def test_progress_reaches_the_agents_stream_as_tool_stream_events(model: FakeModel) -> None:
+    answers: dict[str, str] = {}
+
+    def second(body: dict[str, Any]) -> None:
+        answers.update(_tool_messages(body))
+
+    model.expect("/v1/chat/completions", _calls(("st_9", "index", '{"files": ["a", "b"]}')))
+    model.expect("/v1/chat/completions", _answer("done"), second)
+    agent = _agent(model, [to_strands(index)])
+
+    async def main() -> list[Any]:
+        streamed: list[Any] = []
+        async for event in agent.stream_async("Go."):
+            if "tool_stream_event" in event:
+                streamed.append(event["tool_stream_event"])
+        return streamed
+
+    streamed = asyncio.run(main())
+
+    progress = [s["data"] for s in streamed if isinstance(s["data"], ProgressEvent)]
+    assert [(e.progress, e.total, e.message) for e in progress] == [
+        (1, 2, "indexed a"),
+        (2, 2, "indexed b"),
+    ]
+    assert {e.call_id for e in progress} == {"st_9"}
+    assert {s["tool_use"]["toolUseId"] for s in streamed} == {"st_9"}
+    assert answers == {"st_9": "2"}
+
+
+def test_a_direct_stream_yields_the_progress_then_the_result() -> None:
+    async def main() -> list[Any]:
+        use: ToolUse = {"toolUseId": "tu_p", "name": "index", "input": {"files": ["x"]}}
+        return [event async for event in to_strands(index).stream(use, {})]
+
+    first, last = asyncio.run(main())
+    assert isinstance(first, ProgressEvent)
+    assert (first.message, first.call_id) == ("indexed x", "tu_p")
+    assert last["status"] == "success"

@@ -14,16 +14,17 @@ call schema becomes a JSON Schema that we validate before LangChain sees the inp
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextvars
-import functools
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import ensure_config, run_in_executor
+from langchain_core.runnables.config import ensure_config
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import PrivateAttr
 from typing_extensions import Literal, overload
@@ -32,15 +33,14 @@ from standard_tool._core import (
     StandardToolError,
     StandardToolV0,
     StandardToolV0Definition,
-    run_tool,
-    run_tool_sync,
     standard_tool,
 )
 from standard_tool._shared import is_async_callable, truncate_text
-from standard_tool._toolkit import Toolkit
+from standard_tool._toolkit import Toolkit, ToolResult, error_text
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
-from standard_tool.providers._text import ERROR_MAX_CHARS, text_result
+from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._text import ERROR_MAX_CHARS
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+_R = TypeVar("_R")
 
 _CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "standard_tool_langchain_call_id", default=None
@@ -97,6 +98,7 @@ class StandardLangChainTool(BaseTool):
     _standard: AnyTool = PrivateAttr()
     _strict: bool = PrivateAttr(default=False)
     _meta: Callable[[LangChainCall], Any] | None = PrivateAttr(default=None)
+    _kit: Toolkit = PrivateAttr()
 
     @property
     def standard_tool(self) -> AnyTool:
@@ -127,35 +129,56 @@ class StandardLangChainTool(BaseTool):
 
     # ``self`` is positional-only so a model argument named "self" is just an argument.
     def _run(self, /, **arguments: Any) -> tuple[str, Any]:
-        # An async tool runs in a new event loop (``run_tool_sync``).
-        return self._finish_sync(*self._prepare(arguments))
+        # Without a running loop here (LangChain's sync path) the call gets its own.
+        return self._answer(_run_blocking(self._call(arguments)))
 
     async def _arun(self, /, **arguments: Any) -> tuple[str, Any]:
-        tool = self._standard
-        input, meta = self._prepare(arguments)
-        if not is_async_callable(tool.execute):
-            # A sync tool runs in LangChain's executor, as LangChain runs its own sync tools.
-            work = functools.partial(self._finish_sync, input, meta)
-            outcome: tuple[str, Any] = await run_in_executor(None, work)
-            return outcome
-        try:
-            result = await run_tool(tool, input, meta)
-        except Exception as exc:
-            raise ToolException(text_result(exc)) from exc
-        return text_result(result), result
+        run = self._call(arguments)
+        if self._kit.is_async(self._standard.name):
+            results = await run
+        else:
+            # A sync tool runs in a worker thread, as LangChain runs its own sync tools.
+            results = await asyncio.to_thread(asyncio.run, run)
+        return self._answer(results)
 
-    def _prepare(self, arguments: dict[str, Any]) -> tuple[Any, Any]:
+    def _call(self, arguments: dict[str, Any]) -> Coroutine[Any, Any, list[ToolResult]]:
+        """Run the call through the toolkit: the call context, the deadline, the progress."""
+        call_id = _CALL_ID.get()
+        try:
+            input, meta = self._prepare(arguments, call_id)
+        except Exception as exc:
+            return _refused(self._standard.name, call_id, exc)
+        calls = [Call(call_id or _new_id(), self._standard.name, input, False)]
+        return run_calls(self._kit, calls, meta=meta, timeout=None, decode=None)
+
+    def _prepare(self, arguments: dict[str, Any], call_id: str | None) -> tuple[Any, Any]:
         input = openai_strict(self._standard).decode(arguments) if self._strict else arguments
         hook = self._meta
-        meta = None if hook is None else hook(LangChainCall(_CALL_ID.get(), ensure_config()))
+        meta = None if hook is None else hook(LangChainCall(call_id, ensure_config()))
         return input, meta
 
-    def _finish_sync(self, input: Any, meta: Any) -> tuple[str, Any]:
-        try:
-            result = run_tool_sync(self._standard, input, meta)
-        except Exception as exc:
-            raise ToolException(text_result(exc)) from exc
-        return text_result(result), result
+    @staticmethod
+    def _answer(results: list[ToolResult]) -> tuple[str, Any]:
+        (result,) = results
+        if not result.success:
+            text = truncate_text(content(result), ERROR_MAX_CHARS)
+            raise ToolException(text) from result.exception
+        return content(result), result.value
+
+
+async def _refused(name: str, call_id: str | None, exc: Exception) -> list[ToolResult]:
+    return [ToolResult(name, call_id, False, error=error_text(exc), exception=exc)]
+
+
+def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
+    """Run ``run`` to the end from sync code, in a new thread when a loop runs in this one."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run)
+    context = contextvars.copy_context()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(context.run, asyncio.run, run).result()
 
 
 @overload
@@ -228,6 +251,7 @@ def _to_langchain(
     lc_tool._standard = tool  # pyright: ignore[reportPrivateUsage]
     lc_tool._strict = is_strict  # pyright: ignore[reportPrivateUsage]
     lc_tool._meta = meta  # pyright: ignore[reportPrivateUsage]
+    lc_tool._kit = Toolkit([tool])  # pyright: ignore[reportPrivateUsage]
     return lc_tool
 
 

@@ -16,6 +16,8 @@ failure and adapts, no retry). Both carry the text a ``ToolResult`` carries
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -27,20 +29,21 @@ from standard_tool._core import (
     StandardToolV0,
     StandardToolV0Definition,
     StandardToolValidationError,
-    run_tool,
-    run_tool_sync,
     standard_tool,
 )
 from standard_tool._shared import is_async_callable
-from standard_tool._toolkit import Toolkit, error_text
+from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
+from standard_tool.providers._runner import Call, run_calls
 from standard_tool.providers._text import text_result
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = ["from_pydantic_ai", "to_pydantic_ai"]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+_OURS = "__standard_tool_bridge__"
+
 #: Builds the ``meta`` a standard tool receives from Pydantic AI's run context.
 MetaFromContext = Callable[[RunContext[Any]], Any]
 
@@ -124,39 +127,40 @@ def _to_pydantic_ai(
         schema = parameters(tool)
         decode = None
 
-    def prepare(ctx: RunContext[Any] | None, arguments: dict[str, Any]) -> tuple[Any, Any]:
+    kit = Toolkit([tool])
+    name = tool.name
+
+    def call(ctx: RunContext[Any] | None, arguments: dict[str, Any]) -> Any:
+        """Run the call through the toolkit: the call context, the deadline, the progress."""
         input = arguments if decode is None else decode(arguments)
-        return input, (None if meta is None or ctx is None else meta(ctx))
+        meta_value = None if meta is None or ctx is None else meta(ctx)
+        call_id = (None if ctx is None else ctx.tool_call_id) or f"call_{uuid.uuid4().hex}"
+        return run_calls(
+            kit, [Call(call_id, name, input, False)], meta=meta_value, timeout=None, decode=None
+        )
 
     if is_async_callable(tool.execute):
 
         async def run_async(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
-            input, meta_value = prepare(ctx, arguments)
-            try:
-                result = await run_tool(tool, input, meta_value)
-            except Exception as exc:
-                raise _failure(exc) from exc
-            return text_result(result)
+            return _answer(await call(ctx, arguments))
 
         function_: Callable[..., Any] = run_async
     else:
 
         def run_sync(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
-            input, meta_value = prepare(ctx, arguments)
-            try:
-                result = run_tool_sync(tool, input, meta_value)
-            except Exception as exc:
-                raise _failure(exc) from exc
-            return text_result(result)
+            # Pydantic AI runs a sync function in a worker thread: no loop runs here.
+            return _answer(asyncio.run(call(ctx, arguments)))
 
         function_ = run_sync
+    # It takes the RunContext for the call id, but runs without one too (``from_pydantic_ai``).
+    function_.__dict__[_OURS] = True
     # from_schema returns ``Self``, which the checkers cannot resolve through its decorator.
     built: Any = Tool.from_schema(  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         function_,
         name=tool.name,
         description=tool.description,
         json_schema=schema,
-        takes_ctx=meta is not None,
+        takes_ctx=True,
     )
     pa_tool = cast("Tool[Any]", built)
     pa_tool.strict = strict
@@ -164,14 +168,23 @@ def _to_pydantic_ai(
     return pa_tool
 
 
-def _failure(exc: Exception) -> ModelRetry | ToolFailed:
+def _answer(results: list[ToolResult]) -> str:
+    (result,) = results
+    if result.success:
+        return text_result(result.value)
+    raise _failure(result) from result.exception
+
+
+def _failure(result: ToolResult) -> ModelRetry | ToolFailed:
     """Invalid input asks the model to retry; any other failure is reported, not retried.
 
     The text is the one a ``ToolResult`` carries (Pydantic AI sends it as ``{"error": ...}``).
     """
+    exc = result.exception
+    text = result.error or "the call failed"
     if isinstance(exc, StandardToolValidationError) and exc.target == "input":
-        return ModelRetry(error_text(exc))
-    return ToolFailed(error_text(exc))
+        return ModelRetry(text)
+    return ToolFailed(text)
 
 
 def from_pydantic_ai(pa_tool: Tool[Any]) -> StandardToolV0[Any, Any, Any, Any]:
@@ -201,7 +214,8 @@ def from_pydantic_ai(pa_tool: Tool[Any]) -> StandardToolV0[Any, Any, Any, Any]:
     schema = pa_tool.function_schema
 
     async def run(input: Any, meta: Any) -> Any:
-        if schema.takes_ctx and not isinstance(meta, RunContext):
+        ours = getattr(pa_tool.function, _OURS, False)
+        if schema.takes_ctx and not ours and not isinstance(meta, RunContext):
             raise TypeError(
                 f"tool {pa_tool.name!r} takes a Pydantic AI RunContext: pass one as meta"
             )

@@ -25,6 +25,7 @@ from typing import Any, cast
 from strands.types.tools import AgentTool, ToolResult, ToolSpec, ToolUse
 from typing_extensions import overload
 
+from standard_tool._context import ProgressCallback, ProgressEvent, stream_events
 from standard_tool._core import (
     StandardToolError,
     StandardToolV0,
@@ -139,7 +140,7 @@ class StandardStrandsTool(AgentTool):
     async def stream(
         self, tool_use: ToolUse, invocation_state: dict[str, Any], **kwargs: Any
     ) -> AsyncGenerator[Any, None]:
-        """Run one call and yield its Strands tool result.
+        """Run one call; yield its progress events, then its Strands tool result.
 
         Args:
             tool_use: the model's call: ``toolUseId``, ``name`` and ``input``.
@@ -147,7 +148,9 @@ class StandardStrandsTool(AgentTool):
             **kwargs: Strands' own extras (unused).
 
         Yields:
-            One ``ToolResult`` dict with the call's ``toolUseId``: ``"success"``
+            A ``ProgressEvent`` for each progress report while the call runs
+            (Strands hands each on to ``Agent.stream_async`` as a tool stream
+            event), then one ``ToolResult`` dict with the call's ``toolUseId``: ``"success"``
             and the output as text, or ``"error"`` and ``"Error: ..."``.
         """
         call_id = str(tool_use.get("toolUseId") or "")
@@ -155,11 +158,26 @@ class StandardStrandsTool(AgentTool):
         hook = self._meta
         meta = None if hook is None else hook(StrandsCall(call_id, tool_use, invocation_state))
         calls = [Call(call_id, name, tool_use.get("input"), False)]
-        run = run_calls(self._kit, calls, meta=meta, timeout=None, decode=None)
-        if self._kit.is_async(name):
-            (result,) = await run
-        else:
-            (result,) = await asyncio.to_thread(asyncio.run, run)
+        kit = self._kit
+
+        async def start(listener: ProgressCallback) -> list[Any]:
+            run = run_calls(kit, calls, meta=meta, timeout=None, decode=None, on_progress=listener)
+            if kit.is_async(name):
+                return await run
+            return await asyncio.to_thread(asyncio.run, run)
+
+        def final(results: list[Any] | None, error: Exception | None) -> Any:
+            if error is not None:
+                raise error
+            return results
+
+        results: Any = None
+        async for event in stream_events(start, final):
+            if isinstance(event, ProgressEvent):
+                yield event  # Strands hands it on as a ``ToolStreamEvent``
+            else:
+                results = event
+        (result,) = results
         answer: ToolResult = {
             "toolUseId": call_id,
             "status": "success" if result.success else "error",

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from standard_tool._context import ToolContext, current_context
 from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
 from standard_tool._shared import truncate_text
 from standard_tool.schemas._base import InvalidSchemaError
@@ -77,6 +78,18 @@ def _value(result: types.CallToolResult, has_output_schema: bool) -> Any:
     return text if text is not None else list(blocks)
 
 
+class _Forward:
+    """Hands a server's progress notifications to the running call's context."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: ToolContext) -> None:
+        self.context = context
+
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        self.context.report_progress(progress, total, message)
+
+
 async def _call(
     session: ClientSession, remote: str, arguments: dict[str, Any], timeout: float
 ) -> types.CallToolResult:
@@ -85,11 +98,21 @@ async def _call(
     from mcp.types import CONNECTION_CLOSED
 
     where = f"MCP tool {truncate_text(remote, _MAX_NAME)!r}"
+    context = current_context()
+    forward: _Forward | None = None
+    if context is not None:
+        # Inside a call: the server's progress is the call's, and its deadline bounds this one.
+        left = context.time_left()
+        if left is not None:
+            timeout = max(min(timeout, left), 0.0)
+        forward = _Forward(context)
     try:
         with anyio.fail_after(timeout):
-            return await session.call_tool(remote, arguments, read_timeout_seconds=timeout)
+            return await session.call_tool(
+                remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
+            )
     except TimeoutError as err:
-        raise MCPConnectionError(f"{where}: no answer within {timeout:g} s") from err
+        raise MCPConnectionError(f"{where}: no answer within {timeout:.3g} s") from err
     except MCPError as err:
         if err.code == CONNECTION_CLOSED:
             raise MCPConnectionError(f"{where}: the connection is closed") from err

@@ -11,7 +11,14 @@ from functools import cache
 from typing import Any, cast
 
 from standard_tool._toolkit import Toolkit
-from standard_tool.mcp._server import call_result, run_call, tools_list_entries
+from standard_tool.mcp._server import (
+    SendProgress,
+    call_result,
+    progress_sender,
+    request_id_text,
+    run_call,
+    tools_list_entries,
+)
 from standard_tool.providers._mcp import mcp_output_wrapped
 from standard_tool.providers._runner import Tools, toolkit
 
@@ -101,7 +108,16 @@ class _ToolsMiddleware:
             if not isinstance(given, dict):
                 return types.CallToolResult.model_validate(_bad_arguments())
             arguments = cast("dict[str, Any]", given)
-            result = await run_call(self.kit, name, arguments, self.meta, self.timeout)
+            call_id, send = progress_sender(ctx)
+            result = await run_call(
+                self.kit,
+                name,
+                arguments,
+                self.meta,
+                self.timeout,
+                call_id=call_id,
+                send_progress=send,
+            )
             return types.CallToolResult.model_validate(call_result(result, self.wrap[name]))
         result = await call_next(ctx)
         if ctx.method != "tools/list" or params.get("cursor") is not None:
@@ -114,6 +130,22 @@ class _ToolsMiddleware:
         theirs = [t for t in listed.get("tools", []) if t.get("name") not in self.wrap]
         listed["tools"] = [*theirs, *self.entries]
         return types.ListToolsResult.model_validate(listed)
+
+
+def _fastmcp_request() -> tuple[str | None, SendProgress | None]:
+    """Read the running fastmcp request: its id and ``Context.report_progress``."""
+    from fastmcp.server.dependencies import get_context
+
+    try:
+        context = get_context()
+    except RuntimeError:  # run outside a request
+        return None, None
+    request = context.request_context
+    if request is None:
+        return None, None
+    call_id = request_id_text(request.request_id)
+    send: SendProgress = context.report_progress
+    return call_id, send
 
 
 @cache
@@ -129,7 +161,10 @@ def _fastmcp_tool_class() -> type[Any]:
 
         async def run(self, arguments: dict[str, Any]) -> ToolResult:
             kit, meta, timeout, wrap = self._runner
-            result = await run_call(kit, self.name, arguments, meta, timeout)
+            call_id, send = _fastmcp_request()
+            result = await run_call(
+                kit, self.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+            )
             answer = CallToolResult.model_validate(call_result(result, wrap))
             return ToolResult.from_mcp_result(answer)
 

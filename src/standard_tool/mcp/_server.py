@@ -6,11 +6,15 @@ Layer: top (imports the core, the toolkit and the providers; ``mcp``, ``anyio`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+import math
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
 
+from standard_tool._context import ProgressEvent
+from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
 from standard_tool.providers._runner import Tools, toolkit
@@ -65,13 +69,92 @@ def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
 
 
+#: Sends one ``notifications/progress`` for the running request: (progress, total, message).
+SendProgress = Callable[[float, "float | None", "str | None"], Awaitable[Any]]
+
+_MAX_CALL_ID = 200
+_MAX_MESSAGE = 500
+#: Seconds one progress notification may take to send before it is dropped.
+_SEND_LIMIT = 5.0
+
+
+def request_id_text(request_id: object) -> str | None:
+    """Turn a JSON-RPC request id into a call id; ``None`` (generate one) when absent or huge."""
+    if request_id is None or isinstance(request_id, bool):
+        return None
+    text = str(request_id)
+    return text if 0 < len(text) <= _MAX_CALL_ID else None
+
+
+def progress_sender(ctx: Any) -> tuple[str | None, SendProgress | None]:
+    """Read an SDK ``ServerRequestContext``: the call id and the request's progress sender.
+
+    The sender is the request-scoped ``session.report_progress``: it sends
+    ``notifications/progress`` when the client gave a ``progressToken`` (in
+    memory it calls the client's callback) and does nothing otherwise.
+    """
+    call_id = request_id_text(getattr(ctx, "request_id", None))
+    send: SendProgress | None = getattr(getattr(ctx, "session", None), "report_progress", None)
+    return call_id, send if callable(send) else None
+
+
+def _message(event: ProgressEvent) -> str | None:
+    if event.message is not None:
+        return truncate_text(str(event.message), _MAX_MESSAGE)
+    if isinstance(event.data, str):
+        return truncate_text(event.data, _MAX_MESSAGE)
+    return None
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+async def _notify(send: SendProgress, event: ProgressEvent, count: int) -> None:
+    import anyio
+
+    progress = _number(event.progress)
+    # A failing or stuck client must not fail, nor hold, the call it watches.
+    with contextlib.suppress(Exception), anyio.move_on_after(_SEND_LIMIT):
+        await send(count if progress is None else progress, _number(event.total), _message(event))
+
+
 async def run_call(
-    kit: Toolkit, name: str, arguments: dict[str, Any], meta: Any, timeout: float | None
+    kit: Toolkit,
+    name: str,
+    arguments: dict[str, Any],
+    meta: Any,
+    timeout: float | None,
+    *,
+    call_id: str | None = None,
+    send_progress: SendProgress | None = None,
 ) -> ToolResult:
-    # The one place a tools/call runs a tool. The call context and progress
-    # notifications (issue 10) attach here: set the ToolContext from the request's
-    # progress token before running, and forward the tool's progress events.
-    return await kit.aexecute(name, arguments, meta, timeout=timeout)
+    """Run one ``tools/call``: the one place every MCP server of this package runs a tool.
+
+    The call's ``ToolContext`` gets ``call_id`` (the request id; a generated one
+    when ``None``). With ``send_progress`` (the request's progress sender) every
+    ``ProgressEvent`` the tool reports is sent while the tool runs (a yield
+    without a number counts 1, 2, 3...), and is still given to the toolkit's own
+    ``on_progress``.
+    """
+    if send_progress is None:
+        return await kit.aexecute(name, arguments, meta, timeout=timeout, call_id=call_id)
+    count = 0
+    result: ToolResult | None = None
+    stream = kit.astream(name, arguments, meta, timeout=timeout, call_id=call_id)
+    async for event in stream:
+        if isinstance(event, ToolResult):
+            result = event
+            continue
+        count += 1
+        if kit.on_progress is not None:
+            with contextlib.suppress(Exception):
+                kit.on_progress(event)
+        await _notify(send_progress, event, count)
+    assert result is not None  # astream always ends with the result
+    return result
 
 
 def server(
@@ -118,7 +201,10 @@ def server(
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        result = await run_call(kit, params.name, arguments, meta, timeout)
+        call_id, send = progress_sender(ctx)
+        result = await run_call(
+            kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+        )
         return types.CallToolResult.model_validate(call_result(result, wrap.get(result.name)))
 
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options)
