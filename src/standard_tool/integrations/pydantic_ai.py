@@ -35,7 +35,7 @@ from standard_tool._shared import is_async_callable
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
-from standard_tool.providers._runner import Call, run_calls
+from standard_tool.providers._runner import Call, Decode, run_calls
 from standard_tool.providers._text import text_result
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -122,21 +122,27 @@ def _to_pydantic_ai(
     if strict is True:
         function = to_openai_chat(tool, strict=True)["function"]
         schema: dict[str, Any] = function["parameters"]
-        decode = openai_strict(tool).decode
+        strict_view = openai_strict(tool)
+
+        def strict_undo(_tool: AnyTool, value: Any) -> Any:
+            return strict_view.decode(value)
+
+        undo: Decode | None = strict_undo
     else:
         schema = parameters(tool)
-        decode = None
+        undo = None
 
     kit = Toolkit([tool])
     name = tool.name
 
     def call(ctx: RunContext[Any] | None, arguments: dict[str, Any]) -> Any:
         """Run the call through the toolkit: the call context, the deadline, the progress."""
-        input = arguments if decode is None else decode(arguments)
         meta_value = None if meta is None or ctx is None else meta(ctx)
         call_id = (None if ctx is None else ctx.tool_call_id) or f"call_{uuid.uuid4().hex}"
+        # Decoding runs inside run_calls, so a refused decode (a repeated map key) is an
+        # answer to the model like any other bad input, not an exception in the agent.
         return run_calls(
-            kit, [Call(call_id, name, input, False)], meta=meta_value, timeout=None, decode=None
+            kit, [Call(call_id, name, arguments, False)], meta=meta_value, timeout=None, decode=undo
         )
 
     if is_async_callable(tool.execute):
