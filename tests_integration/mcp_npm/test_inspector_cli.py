@@ -40,7 +40,7 @@ def test_tools_list(tmp_path: Path) -> None:
     code, listed = inspector(tmp_path, "--method", "tools/list")
     assert code == 0
     tools = {t["name"]: t for t in listed["tools"]}
-    assert sorted(tools) == ["add", "code", "crash", "explode", "move", "nap"]
+    assert sorted(tools) == ["add", "code", "crash", "explode", "index", "move", "nap", "steps"]
     assert tools["move"]["title"] == "Move a point"
     assert tools["move"]["outputSchema"]["type"] == "object"
 
