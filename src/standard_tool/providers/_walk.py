@@ -474,8 +474,8 @@ class Walker:
             if used:
                 self._problem(
                     path,
-                    f"has no type: {', '.join(used)} only constrains {kind}s and any other "
-                    f'value is valid; add "type": "{kind}" (or a type list)',
+                    f"has no type: {', '.join(used)} constrains only {kind}s, any other value "
+                    f'passes; add "type": "{kind}"',
                 )
                 return True
         return False
