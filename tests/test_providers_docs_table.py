@@ -55,9 +55,9 @@ def test_the_docs_rows_and_the_suite_test_name_the_same_keywords(
         )
 
 
-def test_only_openai_strict_mode_narrows() -> None:
-    assert set(_rows("narrows")) == {"openai-strict"}
-    assert set(NARROWINGS) == {"openai-strict"}
+def test_only_the_strict_modes_narrow() -> None:
+    assert set(_rows("narrows")) == {"openai-strict", "anthropic-strict"}
+    assert set(NARROWINGS) == {"openai-strict", "anthropic-strict"}
 
 
 def test_the_agreement_figures_are_the_suite_s() -> None:

@@ -1,30 +1,34 @@
-"""The provider converters against the official JSON-Schema-Test-Suite (issue 16).
+"""The provider declarations against the official JSON-Schema-Test-Suite (issue 16).
 
 Every non-remote group of the draft 2020-12 and draft-07 suites is wrapped as a tool
 input (``{"v": <schema>}``, its references moved along) and declared for each provider
 target. Each test instance ``{"v": <data>}`` is then judged twice: by the original
 schema (``jsonschema``), and by what the provider is shown and enforces:
 
-- ``openai-strict``: the strict schema (``OpenAIStrictSchema.schema``), judged with
+- ``openai-strict`` / ``anthropic-strict``: the strict schema
+  (``OpenAIStrictSchema.schema``, ``AnthropicStrictSchema.schema``), judged with
   ``Draft202012Validator`` on the arguments a model would send for the instance (the
   instance encoded the way ``decode`` reads it back: a map as ``{"key", "value"}``
-  entries, a missing optional property as ``null``);
+  entries, a missing optional property as ``null``; checked to decode back);
 - ``gemini``: ``GeminiParameters.schema`` (OpenAPI 3.0 subset), judged with
   ``OAS30Validator`` on the encoded instance. Gemini's numbers are JSON numbers (``1``
   and ``1.0`` are one value on the wire), so an integral float is an integer here;
 - ``anthropic`` / ``mcp``: the JSON Schema ``to_anthropic`` / ``to_mcp`` (references
   inlined) emit, judged with ``Draft202012Validator``.
 
+Most suite schemas have no ``type``, which the strict modes and Gemini refuse; each
+untyped group runs again with ``"type"`` set to each kind of its test data
+(``+type``), which judges the other keywords.
+
 The verdicts must agree, except where the provider's row of the table in
-docs/dialects.md names the keyword that explains the difference (``WIDENINGS``:
-the declared schema accepts more; the tool's own validation still rejects it) or,
-for OpenAI strict mode only, the two narrowings the mode itself imposes
-(``NARROWINGS``: closed objects, optional properties that accept ``null`` always
-sent). Any other difference fails. A conversion may refuse (Gemini's
-``ProviderSchemaError``, OpenAI's fallback to non-strict) only with a documented
-reason (``REFUSALS``). Groups that need remote references are skipped, as in
-tests/test_dialects_suite.py. Reproduce the docs table with
-``python -m tests.test_providers_suite``.
+docs/dialects.md names a keyword of the group that explains the difference
+(``WIDENINGS``: the declared schema accepts more; the tool's own validation still
+rejects it) or, for the strict modes, the narrowings their rules impose
+(``NARROWINGS``: closed objects, and for OpenAI required keys; judged by rewriting
+again with those rules off). Any other difference fails. A conversion may refuse
+(``ProviderSchemaError``, OpenAI's fallback to non-strict) only with a documented
+reason (``REFUSALS``). Groups that need remote references are skipped. Reproduce the
+docs figures with ``python -m tests.test_providers_suite``.
 """
 
 from __future__ import annotations
@@ -42,15 +46,18 @@ from openapi_schema_validator import OAS30Validator
 from standard_tool import ToolDefinitionError, standard_tool
 from standard_tool.dialects import DRAFT_07_URI, SchemaConversionError
 from standard_tool.providers import (
+    AnthropicStrictSchema,
     GeminiParameters,
     OpenAIStrictSchema,
     ProviderSchemaError,
+    check_anthropic_strict,
     check_gemini,
     check_mcp_tool,
     check_openai_strict,
     to_anthropic,
     to_mcp,
 )
+from standard_tool.providers._anthropic_strict import ANTHROPIC_STRICT_RULES
 from standard_tool.providers._convert_common import (
     AnyOfPlan,
     ArrayPlan,
@@ -60,10 +67,10 @@ from standard_tool.providers._convert_common import (
     RefPlan,
 )
 from standard_tool.providers._openai import OPENAI_STRICT_RULES
-from standard_tool.providers._walk import rewrite
+from standard_tool.providers._walk import SchemaRules, rewrite
 from tests.test_dialects_suite import SUITE, UNJUDGED, Case, _cases, _is_remote, _keywords
 
-TARGETS = ("openai-strict", "gemini", "anthropic", "mcp")
+TARGETS = ("openai-strict", "gemini", "anthropic", "anthropic-strict", "mcp")
 
 #: target -> keyword -> what happens to it: the declared schema accepts more when the
 #: keyword is in the schema (the tool's own validation still refuses the difference).
@@ -88,8 +95,6 @@ WIDENINGS: dict[str, dict[str, str]] = {
         "not": _DESCRIBED,
         "if": _DESCRIBED,
         "oneOf": "becomes anyOf",
-        "enum": "of objects or arrays: moved into the description",
-        "const": "an object or array: moved into the description",
     },
     "gemini": {
         "multipleOf": _DESCRIBED,
@@ -112,6 +117,38 @@ WIDENINGS: dict[str, dict[str, str]] = {
         "oneOf": "becomes anyOf",
     },
     "anthropic": {},
+    "anthropic-strict": {
+        **dict.fromkeys(
+            (
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+                "minLength",
+                "maxLength",
+                "minItems",
+                "maxItems",
+                "uniqueItems",
+                "contains",
+                "minContains",
+                "maxContains",
+                "unevaluatedItems",
+                "minProperties",
+                "maxProperties",
+                "propertyNames",
+                "dependentRequired",
+                "dependentSchemas",
+                "unevaluatedProperties",
+                "not",
+                "if",
+            ),
+            _DESCRIBED,
+        ),
+        "oneOf": "becomes anyOf",
+        "enum": "of arrays: moved into the description (of objects: refused)",
+        "const": "an array: moved into the description (an object: refused)",
+    },
     "mcp": {},
 }
 #: OpenAI strict mode's own rules: what a model cannot send under them. Mirrors the
@@ -120,6 +157,9 @@ NARROWINGS: dict[str, dict[str, str]] = {
     "openai-strict": {
         "additionalProperties": "every object is closed: unnamed properties cannot be sent",
         "required": "an optional property that accepts null is required: null is sent",
+    },
+    "anthropic-strict": {
+        "additionalProperties": "every object is closed: unnamed properties cannot be sent",
     },
 }
 #: Substrings of the documented refusal reasons: Gemini's ProviderSchemaError, OpenAI's
@@ -130,6 +170,7 @@ REFUSALS = (
     "give them a type",
     "must have items",
     "must list its properties",
+    "must say additionalProperties",
     "false schema",
     "is a tuple",
     "is recursive",
@@ -258,6 +299,14 @@ class Refused(Exception):
     """The conversion refused, with its reason."""
 
 
+def _relaxed(schema: dict[str, Any], rules: SchemaRules) -> Callable[[Any], bool]:
+    """Whether the same rewrite, with objects left open and keys optional, accepts a value."""
+    open_rules = dataclasses.replace(rules, closed_objects=False, all_required=False)
+    out, plan, _ = rewrite(dict(schema), open_rules, lambda _: ())
+    validator: Any = jsonschema.Draft202012Validator(out)
+    return lambda v: any(validator.is_valid(c) for c in encode(plan, v))
+
+
 def declare(target: str, schema: dict[str, Any]) -> Declared:
     """Declare ``schema`` for ``target``; raise ``Refused`` with the documented reason."""
     try:
@@ -267,16 +316,21 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
                 raise Refused(f"fell back to non-strict: {strict.reason}")
             assert not check_openai_strict(strict.schema)
             plan: Plan | None = strict._plan  # pyright: ignore[reportPrivateUsage]
-            rules = dataclasses.replace(
-                OPENAI_STRICT_RULES, closed_objects=False, all_required=False
-            )
-            relaxed, relaxed_plan, _ = rewrite(dict(schema), rules, lambda _: ())
-            relaxed_validator: Any = jsonschema.Draft202012Validator(relaxed)
             return Declared(
                 jsonschema.Draft202012Validator(strict.schema),
                 lambda v: encode(plan, v),
                 strict.decode,
-                lambda v: any(relaxed_validator.is_valid(c) for c in encode(relaxed_plan, v)),
+                _relaxed(schema, OPENAI_STRICT_RULES),
+            )
+        if target == "anthropic-strict":
+            closed = AnthropicStrictSchema.from_json_schema(schema, name="t")
+            assert not check_anthropic_strict(closed.schema)
+            closed_plan: Plan | None = closed._plan  # pyright: ignore[reportPrivateUsage]
+            return Declared(
+                jsonschema.Draft202012Validator(closed.schema),
+                lambda v: encode(closed_plan, v),
+                closed.decode,
+                _relaxed(schema, ANTHROPIC_STRICT_RULES),
             )
         if target == "gemini":
             params = GeminiParameters.from_json_schema(schema, name="t")
