@@ -13,6 +13,9 @@ schema (``jsonschema``), and by what the provider is shown and enforces:
 - ``gemini``: ``GeminiParameters.schema`` (OpenAPI 3.0 subset), judged with
   ``OAS30Validator`` on the encoded instance. Gemini's numbers are JSON numbers (``1``
   and ``1.0`` are one value on the wire), so an integral float is an integer here;
+- ``gemini-json``: ``gemini_json_parameters(tool).schema`` (what
+  ``to_gemini(tool, json_schema=True)`` sends), judged with ``Draft202012Validator``
+  on the encoded instance;
 - ``anthropic`` / ``mcp``: the JSON Schema ``to_anthropic`` / ``to_mcp`` (references
   inlined) emit, judged with ``Draft202012Validator``.
 
@@ -52,8 +55,10 @@ from standard_tool.providers import (
     ProviderSchemaError,
     check_anthropic_strict,
     check_gemini,
+    check_gemini_json_schema,
     check_mcp_tool,
     check_openai_strict,
+    gemini_json_parameters,
     to_anthropic,
     to_mcp,
 )
@@ -70,7 +75,7 @@ from standard_tool.providers._openai import OPENAI_STRICT_RULES
 from standard_tool.providers._walk import SchemaRules, rewrite
 from tests.test_dialects_suite import SUITE, UNJUDGED, Case, _cases, _is_remote, _keywords
 
-TARGETS = ("openai-strict", "gemini", "anthropic", "anthropic-strict", "mcp")
+TARGETS = ("openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "mcp")
 
 #: target -> keyword -> what happens to it: the declared schema accepts more when the
 #: keyword is in the schema (the tool's own validation still refuses the difference).
@@ -115,6 +120,30 @@ WIDENINGS: dict[str, dict[str, str]] = {
         "not": _DESCRIBED,
         "if": _DESCRIBED,
         "oneOf": "becomes anyOf",
+    },
+    "gemini-json": {
+        **dict.fromkeys(
+            (
+                "multipleOf",
+                "contains",
+                "minContains",
+                "maxContains",
+                "unevaluatedItems",
+                "propertyNames",
+                "dependentRequired",
+                "dependentSchemas",
+                "unevaluatedProperties",
+                "not",
+                "if",
+            ),
+            _DESCRIBED,
+        ),
+        "exclusiveMinimum": "inclusive on a number (exact on an integer)",
+        "exclusiveMaximum": "inclusive on a number (exact on an integer)",
+        "additionalProperties": "false is dropped: Gemini's objects are open",
+        "oneOf": "becomes anyOf",
+        "enum": "of objects or arrays: moved into the description",
+        "const": "an object or array: moved into the description",
     },
     "anthropic": {},
     "anthropic-strict": {
@@ -344,6 +373,17 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
                 None,
             )
         tool = standard_tool(name="t", description="d", input_schema=schema, execute=dict)
+        if target == "gemini-json":
+            json_params = gemini_json_parameters(tool)
+            assert json_params.schema is not None
+            assert not check_gemini_json_schema(json_params.schema)
+            json_plan: Plan | None = json_params._plan  # pyright: ignore[reportPrivateUsage]
+            return Declared(
+                jsonschema.Draft202012Validator(json_params.schema),
+                lambda v: encode(json_plan, v),
+                json_params.decode,
+                None,
+            )
         if target == "anthropic":
             emitted = to_anthropic(tool)["input_schema"]
         else:
