@@ -200,7 +200,7 @@ def _too_deep(value: object) -> Issue:
             children = enumerate(cast("list[object]", node))
         else:
             continue
-        key = id(node)
+        key = id(cast(object, node))
         if key in open_ids:
             return Issue("contains itself", path, "invalid")
         if key in done:
