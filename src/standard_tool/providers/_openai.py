@@ -6,7 +6,6 @@ declaration helpers; never the package root).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
@@ -17,7 +16,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     input_json_schema,
 )
-from standard_tool._shared import truncate_text
+from standard_tool._shared import fresh_copy, truncate_text
 from standard_tool.providers._check import (
     TYPES,
     Path,
@@ -183,7 +182,7 @@ class OpenAIStrictSchema:
 
         A fresh copy on every access; the caller may mutate it.
         """
-        return copy.deepcopy(self._schema)
+        return fresh_copy(self._schema)
 
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments a model sent under ``schema`` back into the tool's input.
@@ -209,7 +208,7 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        root = copy.deepcopy(dict(schema))
+        root = fresh_copy(dict(schema))
         out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
