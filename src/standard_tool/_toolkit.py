@@ -15,6 +15,7 @@ import builtins
 import contextvars
 import inspect
 import math
+import sys
 import threading
 import time
 import types
@@ -33,6 +34,7 @@ from standard_tool._context import (
     ProgressCallback,
     ProgressEvent,
     ToolContext,
+    cancel_pending,
     collected_metadata,
     enter,
     leave,
@@ -1022,3 +1024,380 @@ def _describe_missing(missing: builtins.list[str]) -> str:
         "execute": "a callable",
     }
     return ", ".join(f"{m}: {wants[m]}" for m in missing)
+
+
+# --------------------------------------------------------------------------------------
+# Running a response's calls at once (the provider runners)
+# --------------------------------------------------------------------------------------
+
+#: Seconds a worker thread may spend on one call before the calls queued behind it
+#: move to another thread. Quick calls share one thread (a response's thousand quick
+#: calls cost one hand-over, not a thousand threads); a slow one soon stops holding
+#: the rest back. Also how long the runner waits on its own thread for a batch of
+#: quick sync calls before it hands the wait to the event loop.
+QUICK = 0.005
+
+#: Tasks can start eagerly: run at once, until they first wait (``Task(eager_start=)``).
+_EAGER = sys.version_info >= (3, 12)
+
+#: One call of a batch: ``(name, input, call_id, seconds it may take)`` (``math.inf``: none).
+Request = tuple[str, Any, "str | None", float]
+
+
+class _Job:
+    """A sync call with a deadline, queued for a worker thread."""
+
+    __slots__ = ("index", "input", "limit", "pending", "tool")
+
+    def __init__(
+        self, index: int, tool: AnyTool, input: Any, pending: Pending, limit: float
+    ) -> None:
+        self.index = index
+        self.tool = tool
+        self.input = input
+        self.pending = pending
+        self.limit = limit
+
+
+class _Threaded:
+    """The sync calls of one batch, run by as few worker threads as keeps them moving.
+
+    One thread takes the queued calls one after another; when the call it runs
+    has taken ``QUICK`` seconds and calls are still queued, another thread takes
+    over the queue (and so on, so slow calls still overlap). The event loop side
+    (``tick``) times out calls past their deadline and starts those threads.
+    """
+
+    __slots__ = (
+        "_context",
+        "_future",
+        "_lock",
+        "_loop",
+        "_meta",
+        "_queue",
+        "_running",
+        "done",
+        "jobs",
+        "left",
+        "outcomes",
+    )
+
+    def __init__(self, jobs: builtins.list[_Job], meta: Any, outcomes: builtins.list[Any]) -> None:
+        import collections
+
+        self.jobs = jobs
+        self.outcomes = outcomes  # shared with the batch: index -> ToolResult or a marker
+        self.left = len(jobs)
+        self.done = threading.Event()
+        self._meta = meta
+        self._queue = collections.deque(jobs)
+        self._lock = threading.Lock()
+        self._running: dict[int, builtins.list[Any]] = {}  # thread id -> [job, start, moved]
+        self._future: Any = None
+        self._loop: Any = None
+        self._context = contextvars.copy_context()
+
+    def start(self) -> None:
+        _WORKERS.submit(self._drain)
+
+    def _drain(self) -> None:
+        me = threading.get_ident()
+        lock, queue, outcomes, meta = self._lock, self._queue, self.outcomes, self._meta
+        while True:
+            with lock:
+                job = None
+                while queue:
+                    job = queue.popleft()
+                    if outcomes[job.index] is None:
+                        break
+                    job = None  # timed out while queued
+                if job is None:
+                    return
+                self._running[me] = [job, time.monotonic(), False]
+            outcome = self._context.copy().run(_run_job, job, meta)
+            with lock:
+                del self._running[me]
+                if outcomes[job.index] is None:
+                    outcomes[job.index] = outcome
+                    self.left -= 1
+                    if not self.left:
+                        self._finished()
+
+    def _finished(self) -> None:
+        """Under the lock: the last call is done; wake whoever waits."""
+        self.done.set()
+        future = self._future
+        if future is not None:
+            self._loop.call_soon_threadsafe(_resolve, future)
+
+    def wait_on(self, loop: Any) -> Any:
+        """Return a future of the loop that is done once every call is (``None``: now)."""
+        with self._lock:
+            if not self.left:
+                return None
+            self._loop = loop
+            self._future = loop.create_future()
+            return self._future
+
+    def tick(self, now: float, start: float) -> float | None:
+        """Time out late calls, move a stuck thread's queue; return when to look again."""
+        wake: float | None = None
+        with self._lock:
+            for job in self.jobs:
+                if self.outcomes[job.index] is not None:
+                    continue
+                deadline = job.pending[6]
+                if deadline <= now:
+                    cancel_pending(job.pending)
+                    self.outcomes[job.index] = _timed_out(job.pending, job.limit, start)
+                    self.left -= 1
+                    if not self.left:
+                        self._finished()
+                elif wake is None or deadline < wake:
+                    wake = deadline
+            if self._queue and self.left:
+                for running in self._running.values():
+                    if not running[2] and now - running[1] >= QUICK:
+                        running[2] = True
+                        _WORKERS.submit(self._drain)
+                wake = now + QUICK if wake is None else min(wake, now + QUICK)
+        return wake
+
+    def abandon(self) -> None:
+        """Give up (the caller was cancelled): drop the queue, cancel the calls running."""
+        with self._lock:
+            self._queue.clear()
+            for job in self.jobs:
+                if self.outcomes[job.index] is None:
+                    cancel_pending(job.pending)
+
+
+def _failed(
+    name: str,
+    call_id: str | None,
+    start: float,
+    error: str,
+    exc: BaseException,
+    metadata: Mapping[str, Any],
+) -> ToolResult:
+    return ToolResult(
+        name,
+        call_id,
+        False,
+        error=error,
+        duration=_clock() - start,
+        exception=exc,
+        metadata=metadata,
+    )
+
+
+async def _finish_late(
+    name: str, value: Awaitable[Any], limit: float, call_id: str | None, start: float
+) -> ToolResult:
+    """Await what a sync tool returned in a worker thread, within the time it has left."""
+    try:
+        value = await _await_within(value, max(limit - (_clock() - start), 0.0))
+    except _ToolTimeout as exc:
+        return _failed(name, call_id, start, _timeout_text(limit), exc, _NO_METADATA)
+    except Exception as exc:
+        return _failed(name, call_id, start, error_text(exc), exc, _NO_METADATA)
+    return _succeeded(name, call_id, value, start, _NO_METADATA)
+
+
+def _resolve(future: Any) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class _Late:
+    """A worker's outcome that the loop must finish: an awaitable, or a BaseException."""
+
+    __slots__ = ("raised", "value")
+
+    def __init__(self, value: Any = None, raised: BaseException | None = None) -> None:
+        self.value = value
+        self.raised = raised
+
+
+def _run_job(job: _Job, meta: Any) -> ToolResult | _Late:
+    """Run one sync call in a worker thread (inside a copy of the caller's context)."""
+    pending = job.pending
+    name, call_id = pending[0], pending[1]
+    start = _clock()
+    token = _enter_pending(pending)
+    try:
+        value = job.tool.execute(job.input, meta)
+    except Exception as exc:
+        return _failed(name, call_id, start, error_text(exc), exc, collected_metadata(pending))
+    except BaseException as exc:  # KeyboardInterrupt, SystemExit: raised by the runner
+        return _Late(raised=exc)
+    finally:
+        _leave(token)
+    if value.__class__ not in _PLAIN and inspect.isawaitable(value):
+        return _Late(value)
+    return _succeeded(name, call_id, value, start, collected_metadata(pending))
+
+
+def _timed_out(pending: Pending, limit: float, start: float) -> ToolResult:
+    return _failed(
+        pending[0],
+        pending[1],
+        start,
+        _timeout_text(limit),
+        _ToolTimeout(),
+        collected_metadata(pending),
+    )
+
+
+async def run_batch(
+    kit: Toolkit,
+    requests: builtins.list[Request],
+    *,
+    meta: Any,
+    on_progress: ProgressCallback | None,
+) -> builtins.list[ToolResult]:
+    """Run a response's calls concurrently; return their results in order.
+
+    What each call needs and no more: a sync call without a deadline runs
+    inline, as ``aexecute`` runs it; an async call gets a task; the sync calls
+    with a deadline share worker threads (``_Threaded``), one hand-over for the
+    batch. Every deadline holds: a late async call is cancelled (after
+    ``CANCEL_GRACE`` it is left to finish alone), a late sync call's context is
+    cancelled and its late result dropped, and the batch returns on time.
+    """
+    import asyncio
+
+    start = _clock()
+    loop = asyncio.get_running_loop()
+    eager_task: Any = asyncio.Task  # ``eager_start`` is not in every Python's stubs
+    listener = kit.on_progress if on_progress is None else on_progress
+    outcomes: builtins.list[Any] = [None] * len(requests)
+    jobs: builtins.list[_Job] = []
+    tasks: dict[Any, tuple[int, Pending, float]] = {}
+    ended: dict[Any, float] = {}
+    now = time.monotonic()
+    for index, (name, input, call_id, limit) in enumerate(requests):
+        tool = kit.get(name, None)
+        if tool is None or (math.isinf(limit) and not kit.is_async(name)):
+            outcomes[index] = await kit.aexecute(
+                name, input, meta, timeout=limit, call_id=call_id, on_progress=on_progress
+            )
+            continue
+        deadline = None if math.isinf(limit) else now + limit
+        pending: Pending = [name, call_id, input, None, listener, None, deadline]
+        if not kit.is_async(name):
+            jobs.append(_Job(index, tool, input, pending, limit))
+            continue
+        token = _enter_pending(pending)
+        try:
+            value = tool.execute(input, meta)
+            if value.__class__ in _PLAIN or not inspect.isawaitable(value):
+                outcomes[index] = _succeeded(name, call_id, value, start, _NO_METADATA)
+                continue
+            # The task copies the context, in which this call's is current. Eager (3.12+):
+            # a handler that finishes without waiting is done here, never scheduled.
+            task: asyncio.Future[Any]
+            if _EAGER and value.__class__ is types.CoroutineType:
+                task = eager_task(value, loop=loop, eager_start=True)
+            else:
+                task = asyncio.ensure_future(value, loop=loop)
+        except Exception as exc:
+            metadata = collected_metadata(pending)
+            outcomes[index] = _failed(name, call_id, start, error_text(exc), exc, metadata)
+            continue
+        finally:
+            _leave(token)
+        tasks[task] = (index, pending, limit)
+        if task.done():
+            ended[task] = _clock()
+        else:
+            task.add_done_callback(lambda t: ended.__setitem__(t, _clock()))
+    threaded = _Threaded(jobs, meta, outcomes) if jobs else None
+    late: set[Any] = set()
+    try:
+        if threaded is not None:
+            threaded.start()
+            if not tasks:
+                threaded.done.wait(QUICK)  # quick calls: done before the loop need wake
+        await _wait_all(tasks, threaded, late, start)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        if threaded is not None:
+            threaded.abandon()
+        raise
+    for task, (index, pending, limit) in tasks.items():
+        finished = ended.get(task, _clock())
+        if task in late:
+            outcomes[index] = _timed_out(pending, limit, start)
+        elif task.cancelled():
+            raise asyncio.CancelledError  # cancelled by someone else: as ``await`` would
+        else:
+            error = task.exception()
+            metadata = collected_metadata(pending)
+            if error is None:
+                outcomes[index] = _succeeded(pending[0], pending[1], task.result(), start, metadata)
+            elif isinstance(error, Exception):
+                outcomes[index] = _failed(
+                    pending[0], pending[1], start, error_text(error), error, metadata
+                )
+            else:
+                raise error
+        _set_duration(outcomes[index], finished - start)
+    for index, outcome in enumerate(outcomes):
+        if isinstance(outcome, _Late):
+            if outcome.raised is not None:
+                raise outcome.raised
+            name, _, call_id, limit = requests[index]
+            pending = next(job.pending for job in jobs if job.index == index)
+            token = _enter_pending(pending)
+            try:
+                outcomes[index] = await _finish_late(name, outcome.value, limit, call_id, start)
+            finally:
+                _leave(token)
+    return cast("builtins.list[ToolResult]", outcomes)
+
+
+async def _wait_all(
+    tasks: dict[Any, tuple[int, Pending, float]],
+    threaded: _Threaded | None,
+    late: set[Any],
+    start: float,
+) -> None:
+    """Wait for every task and threaded call, timing out the late ones (into ``late``)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    future = None if threaded is None else threaded.wait_on(loop)
+    while True:
+        waiting = {t for t in tasks if not t.done()}
+        if future is not None and not future.done():
+            waiting.add(future)
+        now = time.monotonic()
+        wake = threaded.tick(now, start) if threaded is not None and future is not None else None
+        for task in waiting & tasks.keys():
+            deadline = tasks[task][1][6]
+            if deadline is None:
+                continue
+            if deadline <= now:
+                cancel_pending(tasks[task][1])
+                task.cancel()
+                late.add(task)
+            elif wake is None or deadline < wake:
+                wake = deadline
+        waiting -= late
+        if future is not None and future.done():
+            waiting.discard(future)
+        if not waiting:
+            break
+        await asyncio.wait(waiting, timeout=None if wake is None else max(wake - now, 0.0))
+    if late:
+        stuck = {t for t in late if not t.done()}
+        if stuck:
+            await asyncio.wait(stuck, timeout=CANCEL_GRACE)
+        for task in late:
+            if task.done():
+                _drop_orphan(task)
+            else:
+                _ORPHANS.add(task)
+                task.add_done_callback(_drop_orphan)
