@@ -256,6 +256,7 @@ class _Workers:
                 continue
             me.name = _BUSY_NAME
             job()
+            del job  # an idle thread must not keep the last call's tool and input alive
             me.name = _IDLE_NAME
             with self._lock:
                 self._idle += 1
@@ -605,7 +606,7 @@ class Toolkit:
 
         An async tool is awaited in this task. A sync tool runs inline (blocking the
         event loop while it runs) when the call has no deadline; with one it runs in
-        a new worker thread so the deadline can be honoured. On timeout an async tool
+        a worker thread so the deadline can be honoured. On timeout an async tool
         is cancelled (the result comes back on time even if it ignores that), and a
         sync tool's ``ToolContext.cancelled`` becomes ``True``: a thread cannot be
         stopped, so a sync tool that overruns should poll it (or sleep with

@@ -55,6 +55,7 @@ from standard_tool.providers._runner import (
     list_or_field,
     run_calls,
     toolkit,
+    view_decoder,
 )
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 from standard_tool.providers._walk import SchemaRules, rewrite
@@ -665,4 +666,4 @@ def _strict_decoder(strict: bool | Literal["auto"]) -> Decode | None:
     """Undo the strict rewrite unless the tools were sent with ``strict=False``."""
     if strict is False:
         return None
-    return lambda tool, value: openai_strict(tool).decode(value)
+    return view_decoder(openai_strict)

@@ -31,6 +31,7 @@ __all__ = [
     "run_calls",
     "sequence",
     "toolkit",
+    "view_decoder",
 ]
 
 #: Turns a model's decoded arguments into the tool's input (e.g. undoing a strict rewrite).
@@ -48,6 +49,23 @@ class Call:
     arguments: Any  # a JSON text (OpenAI) or an already decoded value (Anthropic)
     is_text: bool
     refused: str | None = None  # set when the call cannot run at all
+
+
+def view_decoder(view: Callable[[StandardToolV0Definition[Any, Any, Any, Any]], Any]) -> Decode:
+    """Return a ``Decode`` calling ``view(tool).decode(value)``, each view looked up once.
+
+    Made per response: the views are cached per tool anyway, but that look-up is a
+    weak reference each time, and a response's calls mostly share a few tools.
+    """
+    views: dict[int, Any] = {}  # id -> view; the toolkit keeps every tool alive meanwhile
+
+    def decode(tool: StandardToolV0Definition[Any, Any, Any, Any], value: Any) -> Any:
+        found = views.get(id(tool))
+        if found is None:
+            found = views[id(tool)] = view(tool)
+        return found.decode(value)
+
+    return decode
 
 
 def field(obj: Any, key: str) -> Any:
@@ -88,6 +106,10 @@ def _no_constant(name: str) -> Any:
     )
 
 
+#: One decoder for every call: ``json.loads`` with an option builds a new one each time.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _decode_json(text: Any) -> Any:
     """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
     if not isinstance(text, str):
@@ -95,7 +117,7 @@ def _decode_json(text: Any) -> Any:
     if not text.strip():
         return {}
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as err:
         raise ValueError(
             f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "

@@ -159,9 +159,13 @@ def sendable(text: str) -> str:
     return text
 
 
+#: One encoder for every result: ``json.dumps`` with an option builds a new one each time.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def json_text(data: Any) -> str:
     """Write JSON data (from ``jsonable``) as compact JSON text, ready to send."""
-    return sendable(json.dumps(data, ensure_ascii=False))
+    return sendable(_ENCODER.encode(data))
 
 
 def wire_text(value: Any) -> str:
