@@ -1293,7 +1293,8 @@ async def run_batch(
         try:
             value = tool.execute(input, meta)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
-                outcomes[index] = _succeeded(name, call_id, value, start, _NO_METADATA)
+                metadata = collected_metadata(pending)
+                outcomes[index] = _succeeded(name, call_id, value, start, metadata)
                 continue
             # The task copies the context, in which this call's is current. Eager (3.12+):
             # a handler that finishes without waiting is done here, never scheduled.
@@ -1318,8 +1319,9 @@ async def run_batch(
     try:
         if threaded is not None:
             threaded.start()
-            if not tasks:
-                threaded.done.wait(QUICK)  # quick calls: done before the loop need wake
+            if not tasks:  # quick calls: done before the loop need wake
+                first = min(job.pending[6] for job in jobs)
+                threaded.done.wait(min(QUICK, max(first - time.monotonic(), 0.0)))
         await _wait_all(tasks, threaded, late, start)
     except BaseException:
         for task in tasks:
