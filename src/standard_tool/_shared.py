@@ -10,8 +10,8 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
   space and ``~1`` a slash).
 - ``ecma_regex``: the one way a JSON Schema ``pattern`` is compiled, with the
   ECMA-262 meaning JSON Schema gives it rather than Python's.
-- ``fresh_copy``: the one way a cached schema or declaration is handed out, so
-  no caller can change what the next one gets.
+- ``fresh_copy`` / ``Snapshot``: the one way a cached schema or declaration is
+  handed out, so no caller can change what the next one gets.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import functools
 import marshal
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any, Generic, cast
 from urllib.parse import quote, unquote
 
 from typing_extensions import TypeVar
@@ -31,6 +31,7 @@ _T = TypeVar("_T")
 
 __all__ = [
     "MISSING",
+    "Snapshot",
     "ecma_regex",
     "fresh_copy",
     "is_async_callable",
@@ -69,6 +70,34 @@ def fresh_copy(value: _T) -> _T:
         import copy
 
         return copy.deepcopy(value)
+
+
+class Snapshot(Generic[_T]):
+    """A value kept unchangeable, handing out fresh deep copies of itself (``get``).
+
+    JSON data is kept as ``marshal`` bytes, so each copy costs one C-level read (about
+    two thirds of ``fresh_copy``); anything else is kept as a deep copy and deep-copied
+    again on the way out.
+    """
+
+    __slots__ = ("_data", "_value")
+
+    def __init__(self, value: _T) -> None:
+        try:
+            self._data: bytes | None = marshal.dumps(cast("Any", value))
+            self._value: _T | None = None
+        except ValueError:  # not JSON data only: see ``fresh_copy``
+            import copy
+
+            self._data = None
+            self._value = copy.deepcopy(value)
+
+    def get(self) -> _T:
+        """Return a fresh deep copy of the value."""
+        data = self._data
+        if data is not None:
+            return cast("_T", marshal.loads(data))
+        return fresh_copy(cast("_T", self._value))
 
 
 class _Missing:

@@ -238,7 +238,8 @@ class _Workers:
             if self._idle:
                 self._idle -= 1  # that thread will take it
                 return
-        threading.Thread(target=self._work, name=_BUSY_NAME, daemon=True).start()
+        # Idle until it takes a job: an idle thread may take this one first.
+        threading.Thread(target=self._work, name=_IDLE_NAME, daemon=True).start()
 
     def _work(self) -> None:
         import queue

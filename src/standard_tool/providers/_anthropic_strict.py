@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
-from standard_tool._shared import fresh_copy, truncate_text
+from standard_tool._shared import Snapshot, fresh_copy, truncate_text
 from standard_tool.providers._check import (
     Path,
     Problems,
@@ -91,11 +91,11 @@ class AnthropicStrictSchema:
 
     __slots__ = ("_plan", "_schema")
 
-    _schema: dict[str, Any]
+    _schema: Snapshot[dict[str, Any]]
     _plan: Plan | None
 
     def __init__(self, *, schema: dict[str, Any], plan: Plan | None) -> None:
-        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "_schema", Snapshot(schema))
         object.__setattr__(self, "_plan", plan)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -107,7 +107,7 @@ class AnthropicStrictSchema:
     @property
     def schema(self) -> dict[str, Any]:
         """The ``input_schema`` to send with ``"strict": true`` (a fresh copy each time)."""
-        return fresh_copy(self._schema)
+        return self._schema.get()
 
     def decode(self, arguments: Any) -> Any:
         """Turn a ``tool_use`` block's ``input`` back into the tool's input.

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from typing_extensions import Literal, TypedDict, overload
 
-from standard_tool._shared import fresh_copy, truncate_text
+from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.providers._check import Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
@@ -105,11 +105,11 @@ def to_bedrock(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any
     return each(tool, _bedrock)
 
 
-_SPECS: ToolCache[dict[str, Any]] = ToolCache()
+_SPECS: ToolCache[Snapshot[dict[str, Any]]] = ToolCache()
 
 
 def _bedrock(tool: AnyTool) -> dict[str, Any]:
-    return {"toolSpec": fresh_copy(_SPECS.get(tool, lambda: _spec(tool)))}
+    return {"toolSpec": _SPECS.get(tool, lambda: Snapshot(_spec(tool))).get()}
 
 
 def _spec(tool: AnyTool) -> dict[str, Any]:

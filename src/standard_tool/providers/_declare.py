@@ -13,7 +13,7 @@ from typing import Any, cast
 from typing_extensions import TypeAlias
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
-from standard_tool._shared import fresh_copy
+from standard_tool._shared import Snapshot, fresh_copy
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._convert_common import (
     PREFIX,
@@ -61,12 +61,12 @@ def check_name(tool: AnyTool, pattern: re.Pattern[str], provider: str, rule: str
     return name
 
 
-_PARAMETERS: ToolCache[dict[str, Any]] = ToolCache()
+_PARAMETERS: ToolCache[Snapshot[dict[str, Any]]] = ToolCache()
 
 
 def parameters(tool: AnyTool) -> dict[str, Any]:
     """Return the tool's plain ``parameters`` (cached per tool; a fresh copy each time)."""
-    return fresh_copy(_PARAMETERS.get(tool, lambda: _parameters(tool)))
+    return _PARAMETERS.get(tool, lambda: Snapshot(_parameters(tool))).get()
 
 
 def _parameters(tool: AnyTool) -> dict[str, Any]:

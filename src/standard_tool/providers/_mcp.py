@@ -16,7 +16,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     output_json_schema,
 )
-from standard_tool._shared import fresh_copy, truncate_text
+from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.dialects import SchemaConversionError
 from standard_tool.dialects import inline_refs as inline_local_refs
@@ -129,20 +129,23 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
 
 
 #: Per tool: ``(inputSchema, outputSchema)`` with refs inlined ``[1]`` and as is ``[0]``.
-_SCHEMAS: tuple[ToolCache[_Schemas], ToolCache[_Schemas]] = (ToolCache(), ToolCache())
+_SCHEMAS: tuple[ToolCache[Snapshot[_Schemas]], ToolCache[Snapshot[_Schemas]]] = (
+    ToolCache(),
+    ToolCache(),
+)
 _WRAPPED: ToolCache[bool] = ToolCache()
 
 
 def _schemas(tool: AnyTool, inline: bool) -> _Schemas:
-    """Return the tool's MCP schemas, built once per tool; read-only (copy what leaves)."""
+    """Return the tool's MCP schemas (built once per tool; a fresh copy each time)."""
 
-    def build() -> _Schemas:
+    def build() -> Snapshot[_Schemas]:
         output = _mcp_output(tool)[0]
         if not inline:
-            return parameters(tool), output
-        return _inlined(parameters(tool)), None if output is None else _inlined(output)
+            return Snapshot((parameters(tool), output))
+        return Snapshot((_inlined(parameters(tool)), None if output is None else _inlined(output)))
 
-    return _SCHEMAS[inline].get(tool, build)
+    return _SCHEMAS[inline].get(tool, build).get()
 
 
 def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
@@ -235,9 +238,9 @@ def _mcp(
         out["title"] = tool.title
     out["description"] = tool.description
     input_schema, output = _schemas(tool, inline)
-    out["inputSchema"] = fresh_copy(input_schema)
+    out["inputSchema"] = input_schema
     if output is not None:
-        out["outputSchema"] = fresh_copy(output)
+        out["outputSchema"] = output
     own = getattr(tool, "annotations", None)  # e.g. @tool(annotations=...)
     if isinstance(own, Mapping) and own:
         annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}

@@ -16,7 +16,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     input_json_schema,
 )
-from standard_tool._shared import fresh_copy, truncate_text
+from standard_tool._shared import Snapshot, fresh_copy, truncate_text
 from standard_tool.providers._check import (
     TYPES,
     Path,
@@ -158,13 +158,13 @@ class OpenAIStrictSchema:
 
     strict: bool
     reason: str | None
-    _schema: dict[str, Any]
+    _schema: Snapshot[dict[str, Any]]
     _plan: Plan | None
 
     def __init__(
         self, *, schema: dict[str, Any], strict: bool, reason: str | None, plan: Plan | None
     ) -> None:
-        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "_schema", Snapshot(schema))
         object.__setattr__(self, "strict", strict)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "_plan", plan)
@@ -183,7 +183,7 @@ class OpenAIStrictSchema:
 
         A fresh copy on every access; the caller may mutate it.
         """
-        return fresh_copy(self._schema)
+        return self._schema.get()
 
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments a model sent under ``schema`` back into the tool's input.
