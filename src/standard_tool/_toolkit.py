@@ -1313,8 +1313,10 @@ async def run_batch(
         tasks[task] = (index, pending, limit)
         if task.done():
             ended[task] = _clock()
-        else:
-            task.add_done_callback(lambda t: ended.__setitem__(t, _clock()))
+    if len(tasks) > 1:  # one task alone is seen done when it is: no callback needed
+        for task in tasks:
+            if not task.done():
+                task.add_done_callback(lambda t: ended.__setitem__(t, _clock()))
     threaded = _Threaded(jobs, meta, outcomes) if jobs else None
     late: set[Any] = set()
     try:
