@@ -1313,6 +1313,8 @@ async def run_batch(
         tasks[task] = (index, pending, limit)
         if task.done():
             ended[task] = _clock()
+    if not tasks and not jobs:  # every call ran inline: nothing to wait for
+        return cast("builtins.list[ToolResult]", outcomes)
     if len(tasks) > 1:  # one task alone is seen done when it is: no callback needed
         for task in tasks:
             if not task.done():

@@ -114,11 +114,11 @@ def _decode_json(text: Any) -> Any:
     """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
     if not isinstance(text, str):
         raise ValueError(f"the arguments must be a JSON text, got {type(text).__name__}")
-    if not text.strip():
-        return {}
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as err:
+        if not text.strip():
+            return {}  # no arguments at all: a tool without parameters
         raise ValueError(
             f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "
             f"{err.colno}); send one JSON object that matches the tool's parameters"
