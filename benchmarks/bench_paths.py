@@ -15,7 +15,8 @@ Sections (the rows of issue 15):
 2. accept: the same order, valid;
 3. adapters: ``standard_tool`` over a pydantic ``TypeAdapter`` and over a msgspec
    ``Struct``, as microseconds over the library's own call, accept and reject;
-4. toolkit: ``Toolkit.execute`` of a flat tool against the tool's own ``execute``;
+4. toolkit: ``Toolkit.execute`` of a flat tool, and of the nested order tool,
+   against the tool's own ``execute``;
 5. runners: ``run_openai_chat_tool_calls`` per call, 1 to 1,000 calls in one
    response, against ``Toolkit.execute`` with the decoded arguments, with the
    runners' default deadline and with none (``timeout=math.inf``); the MCP SDK's
@@ -303,6 +304,14 @@ def toolkit() -> list[str]:
         "Toolkit.execute(name, args, timeout=5)": lambda: KIT.execute("add", ARGS, timeout=5),
     }
     for name, figure in paired(cases, "tool.execute(args)").items():
+        lines.append(_row(name, figure, "tool.execute"))
+    lines.append(" the nested order tool (10 items)")
+    order_kit = Toolkit([place_order])
+    cases = {
+        "place_order.execute(order)": lambda: place_order.execute(GOOD),
+        "Toolkit.execute('place_order', order)": lambda: order_kit.execute("place_order", GOOD),
+    }
+    for name, figure in paired(cases, "place_order.execute(order)").items():
         lines.append(_row(name, figure, "tool.execute"))
     return lines
 
