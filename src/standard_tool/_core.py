@@ -331,7 +331,11 @@ class FastPath:
     A schema whose ``__standard__`` has a ``fast_path`` attribute holding one of
     these lets a builder skip the result object: ``convert(value)`` returns the
     validated value or raises one of ``errors``, and ``issues(error)`` turns
-    that error into the issues ``validate`` would have reported. ``convert`` can
+    that error into the issues ``validate`` would have reported. The builder
+    calls ``issues`` only when the issues of the error it raises are first read
+    (``err.issues``, ``str(err)``), so a rejected call that nobody inspects
+    skips the mapping; if ``issues`` fails, the error reports that in one issue
+    instead of raising. ``convert`` can
     be the schema library's own compiled function, so a validated call costs
     what the library costs. It must agree with ``validate`` exactly; the
     schema adapters of this package build ``validate`` on top of it.
@@ -467,6 +471,11 @@ class ToolDefinitionError(StandardToolError, TypeError):
     __slots__ = ()
 
 
+# BaseException's own ``args`` descriptor, and its allocator (which runs no ``__init__``).
+_BASE_ARGS: Any = vars(BaseException)["args"]
+_new_exception: Any = BaseException.__new__
+
+
 class StandardToolValidationError(StandardToolError, ValueError):
     """Input or output of a tool failed validation.
 
@@ -477,25 +486,49 @@ class StandardToolValidationError(StandardToolError, ValueError):
     The message is ``"<target> validation failed: <path>: <message>; ..."``, each
     part bounded in length so a hostile value never produces a huge message. It
     is built when first read (``str(err)``), not when the error is raised: a
-    model loop that rejects bad input pays for the text only if it uses it.
+    model loop that rejects bad input pays for the text only if it uses it. When
+    the builder raises it from a schema's ``FastPath``, ``issues`` too are built
+    on first read, from the schema library's own error (kept as ``__cause__``);
+    ``args`` is ``(target, issues)`` either way.
     """
 
-    __slots__ = ("_message", "issues", "target")
+    __slots__ = ("_issues", "_message", "_source", "target")
 
     target: Literal["input", "output"]
-    issues: tuple[IssueLike, ...]
+    _issues: tuple[IssueLike, ...] | None
+    #: ``(issues, error)`` of a fast path, read once to build ``issues``.
+    _source: tuple[Callable[[Any], Sequence[IssueLike]], Any] | None
     _message: str | None
 
-    # Raised on every rejected call, so construction stays minimal: the base class
-    # already stored ``(target, issues)`` as ``args``.
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self.target = target
         if type(issues) is tuple:
-            self.issues = issues
+            self._issues = issues
         else:
-            self.issues = tuple(issues)
-            self.args = (target, self.issues)
+            self._issues = tuple(issues)
+            _BASE_ARGS.__set__(self, (target, self._issues))
+        self._source = None
         self._message = None
+
+    @property
+    def issues(self) -> tuple[IssueLike, ...]:
+        """The schema's issues, as a tuple (built from the fast path's error on first read)."""
+        issues = self._issues
+        if issues is None:
+            issues = self._issues = _issues_of(*cast("tuple[Any, Any]", self._source))
+        return issues
+
+    if not TYPE_CHECKING:
+        # BaseException keeps ``args`` in C; an error raised from a fast path has none
+        # there until they are read, so they are computed from ``target`` and ``issues``.
+        @property
+        def args(self):
+            stored = _BASE_ARGS.__get__(self)
+            return stored if stored else (self.target, self.issues)
+
+        @args.setter
+        def args(self, value):
+            _BASE_ARGS.__set__(self, value)
 
     def __str__(self) -> str:
         message = self._message
@@ -508,6 +541,37 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.issues))
+
+
+_set_issues: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_issues"].__set__
+_set_source: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_source"].__set__
+_set_message: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_message"].__set__
+
+
+def _deferred_error(
+    target: Literal["input", "output"], issues: Callable[[Any], Sequence[IssueLike]], error: Any
+) -> StandardToolValidationError:
+    """Build the error whose issues are ``issues(error)``, computed on first read.
+
+    What the builder raises for a fast path's error: a rejected call pays for the
+    issues (the schema library's error mapping) only if something reads them.
+    """
+    err: StandardToolValidationError = _new_exception(StandardToolValidationError)
+    err.target = target
+    _set_issues(err, None)
+    _set_source(err, (issues, error))
+    _set_message(err, None)
+    return err
+
+
+def _issues_of(issues: Callable[[Any], Sequence[IssueLike]], error: Any) -> tuple[IssueLike, ...]:
+    """Run a fast path's ``issues(error)``; a mapping that fails is reported, not raised."""
+    try:
+        found = issues(error)
+        return found if type(found) is tuple else tuple(found)  # pyright: ignore[reportUnknownVariableType]
+    except Exception as exc:  # a hostile schema's mapping must not break reading the error
+        message = f"the schema's issues could not be read ({type(exc).__name__}): {safe_str(error)}"
+        return (Issue(truncate_text(message, _MAX_MESSAGE)),)
 
 
 # --------------------------------------------------------------------------------------
@@ -660,7 +724,7 @@ def _build_sync_run(
                 try:
                     value = convert(input)
                 except errors as err:
-                    raise StandardToolValidationError("input", issues(err)) from err
+                    raise _deferred_error("input", issues, err) from err
                 return call(value, meta)
 
             return run_fast
@@ -691,7 +755,7 @@ def _build_sync_run(
             try:
                 value = convert_in(input)
             except errors_in as err:
-                raise StandardToolValidationError("input", issues_in(err)) from err
+                raise _deferred_error("input", issues_in, err) from err
             return unwrap_out(call(value, meta))
 
         return run_both_fast
@@ -725,7 +789,7 @@ def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Calla
         try:
             return convert(value)
         except errors as err:
-            raise StandardToolValidationError(target, issues(err)) from err
+            raise _deferred_error(target, issues, err) from err
 
     return unwrap_fast
 

@@ -17,7 +17,6 @@ import collections.abc
 import copy
 import inspect
 import math
-import operator
 import types
 import typing
 from collections.abc import (
@@ -187,27 +186,29 @@ class _JSONSchemaConverter:
 
 
 class _Invalid(Exception):
-    """Raised by a function schema's fast path; ``args`` are the issues ``validate`` reports."""
+    """Raised by a function schema's fast path, carrying the problems the checks found.
+
+    Its issues (what ``validate`` reports) are built from them only when read,
+    through ``_invalid_issues``: a rejected call whose issues nobody reads skips that.
+    """
+
+    __slots__ = ("errs",)
+
+    def __init__(self, errs: list[Err]) -> None:
+        self.errs = errs
 
     def __str__(self) -> str:
-        n = len(self.args)
+        n = len(_issues(self.errs))
         return f"invalid value ({n} issue{'' if n == 1 else 's'})"
 
 
-#: ``error -> issues`` for an ``_Invalid`` (its ``args``; a C call, not a Python one).
-_invalid_issues: Callable[[_Invalid], tuple[Issue, ...]] = operator.attrgetter("args")
+def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
+    """``error -> issues`` for an ``_Invalid``: the issues ``validate`` reports."""
+    return _issues(error.errs)
 
 
-def _invalid(errs: list[Err]) -> _Invalid:
-    if len(errs) == 1:  # the common case, inline
-        e = errs[0]
-        rpath = e.rpath
-        issue = _new(Issue)
-        _set_message(issue, e.message)
-        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
-        _set_code(issue, issue_code(e.message))
-        return _Invalid(issue)
-    return _Invalid(*_issues(errs))
+#: What the generated code raises for the problems it found.
+_invalid = _Invalid
 
 
 def _raise_invalid(errs: list[Err]) -> Any:
