@@ -186,25 +186,24 @@ class _JSONSchemaConverter:
 
 
 class _Invalid(Exception):
-    """Raised by a function schema's fast path, carrying the problems the checks found.
+    """Raised by a function schema's fast path: ``_Invalid(errs)``, the problems found.
 
     Its issues (what ``validate`` reports) are built from them only when read,
-    through ``_invalid_issues``: a rejected call whose issues nobody reads skips that.
+    through ``_invalid_issues``: a rejected call whose issues nobody reads skips
+    that. Built by the exception's own C initialiser, so raising it costs no frame.
     """
 
-    __slots__ = ("errs",)
-
-    def __init__(self, errs: list[Err]) -> None:
-        self.errs = errs
+    __slots__ = ()
 
     def __str__(self) -> str:
-        n = len(_issues(self.errs))
+        n = len(_invalid_issues(self))
         return f"invalid value ({n} issue{'' if n == 1 else 's'})"
 
 
 def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
     """``error -> issues`` for an ``_Invalid``: the issues ``validate`` reports."""
-    return _issues(error.errs)
+    errs: list[Err] = error.args[0]
+    return _issues(errs)
 
 
 #: What the generated code raises for the problems it found.
