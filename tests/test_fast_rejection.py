@@ -312,3 +312,17 @@ def test_a_mapping_that_fails_is_reported_as_one_bounded_issue() -> None:
     assert issue.message.startswith("the schema's issues could not be read (RuntimeError): ")
     assert len(str(err)) < 1_000
     assert pickle.loads(pickle.dumps(err)).issues == err.issues
+
+
+def test_args_of_a_deferred_error_behave_as_an_eager_ones() -> None:
+    schema = _Counting(lambda err: (Issue("nope", ("a",)),))
+    built = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
+    err = _raised(built.execute, 5)
+    eager = StandardToolValidationError("input", [Issue("nope", ("a",))])
+    assert err is not None
+    assert err.args == eager.args == ("input", (Issue("nope", ("a",)),))
+    err.args = (1, 2)
+    eager.args = (1, 2)
+    assert err.args == eager.args == (1, 2)
+    assert str(err) == str(eager) == "input validation failed: a: nope"
+    assert err.issues == eager.issues

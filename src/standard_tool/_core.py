@@ -471,9 +471,17 @@ class ToolDefinitionError(StandardToolError, TypeError):
     __slots__ = ()
 
 
-# BaseException's own ``args`` descriptor, and its allocator (which runs no ``__init__``).
+# BaseException's own ``args`` descriptor (the C storage under the ``args`` property).
 _BASE_ARGS: Any = vars(BaseException)["args"]
-_new_exception: Any = BaseException.__new__
+
+
+#: The first item of the "issues" the builder passes for a fast path's error:
+#: ``(_DEFERRED, issues, error)``, the mapping run when the issues are first read.
+_DEFERRED: Any = object()
+
+
+def _is_deferred(issues: object) -> bool:
+    return type(issues) is tuple and len(issues) == 3 and issues[0] is _DEFERRED  # pyright: ignore[reportUnknownArgumentType]
 
 
 class StandardToolValidationError(StandardToolError, ValueError):
@@ -496,35 +504,46 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
     target: Literal["input", "output"]
     _issues: tuple[IssueLike, ...] | None
-    #: ``(issues, error)`` of a fast path, read once to build ``issues``.
-    _source: tuple[Callable[[Any], Sequence[IssueLike]], Any] | None
+    #: ``(_DEFERRED, issues, error)`` of a fast path, read once to build ``issues``.
+    _source: Any
     _message: str | None
 
+    # Raised on every rejected call, so construction stays minimal: the base class
+    # already stored ``(target, issues)`` as ``args`` (``issues`` may be the builder's
+    # ``(_DEFERRED, issues, error)``: a fast path's mapping, run when first read).
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self.target = target
+        self._message = None
         if type(issues) is tuple:
-            self._issues = issues
+            if len(issues) == 3 and issues[0] is _DEFERRED:  # pyright: ignore[reportUnknownArgumentType]
+                self._issues = None
+                self._source = issues
+            else:
+                self._issues = issues
+                self._source = None
         else:
             self._issues = tuple(issues)
+            self._source = None
             _BASE_ARGS.__set__(self, (target, self._issues))
-        self._source = None
-        self._message = None
 
     @property
     def issues(self) -> tuple[IssueLike, ...]:
         """The schema's issues, as a tuple (built from the fast path's error on first read)."""
         issues = self._issues
         if issues is None:
-            issues = self._issues = _issues_of(*cast("tuple[Any, Any]", self._source))
+            issues = self._issues = _issues_of(self._source[1], self._source[2])
         return issues
 
     if not TYPE_CHECKING:
-        # BaseException keeps ``args`` in C; an error raised from a fast path has none
-        # there until they are read, so they are computed from ``target`` and ``issues``.
+        # The base class holds ``(target, (_DEFERRED, ...))`` for an error raised from a fast
+        # path until the issues are read; ``args`` shows ``(target, issues)`` always.
         @property
         def args(self):
             stored = _BASE_ARGS.__get__(self)
-            return stored if stored else (self.target, self.issues)
+            if len(stored) == 2 and _is_deferred(stored[1]):
+                stored = (self.target, self.issues)
+                _BASE_ARGS.__set__(self, stored)
+            return stored
 
         @args.setter
         def args(self, value):
@@ -541,27 +560,6 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.issues))
-
-
-_set_issues: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_issues"].__set__
-_set_source: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_source"].__set__
-_set_message: Callable[[Any, Any], None] = vars(StandardToolValidationError)["_message"].__set__
-
-
-def _deferred_error(
-    target: Literal["input", "output"], issues: Callable[[Any], Sequence[IssueLike]], error: Any
-) -> StandardToolValidationError:
-    """Build the error whose issues are ``issues(error)``, computed on first read.
-
-    What the builder raises for a fast path's error: a rejected call pays for the
-    issues (the schema library's error mapping) only if something reads them.
-    """
-    err: StandardToolValidationError = _new_exception(StandardToolValidationError)
-    err.target = target
-    _set_issues(err, None)
-    _set_source(err, (issues, error))
-    _set_message(err, None)
-    return err
 
 
 def _issues_of(issues: Callable[[Any], Sequence[IssueLike]], error: Any) -> tuple[IssueLike, ...]:
@@ -724,7 +722,7 @@ def _build_sync_run(
                 try:
                     value = convert(input)
                 except errors as err:
-                    raise _deferred_error("input", issues, err) from err
+                    raise StandardToolValidationError("input", (_DEFERRED, issues, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
                 return call(value, meta)
 
             return run_fast
@@ -755,7 +753,7 @@ def _build_sync_run(
             try:
                 value = convert_in(input)
             except errors_in as err:
-                raise _deferred_error("input", issues_in, err) from err
+                raise StandardToolValidationError("input", (_DEFERRED, issues_in, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
             return unwrap_out(call(value, meta))
 
         return run_both_fast
@@ -789,7 +787,7 @@ def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Calla
         try:
             return convert(value)
         except errors as err:
-            raise _deferred_error(target, issues, err) from err
+            raise StandardToolValidationError(target, (_DEFERRED, issues, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
     return unwrap_fast
 
