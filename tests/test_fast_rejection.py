@@ -326,3 +326,49 @@ def test_args_of_a_deferred_error_behave_as_an_eager_ones() -> None:
     assert err.args == eager.args == (1, 2)
     assert str(err) == str(eager) == "input validation failed: a: nope"
     assert err.issues == eager.issues
+
+
+@pytest.mark.parametrize(
+    ("mapping", "expected"),
+    [
+        (lambda err: 42, "the schema's issues could not be read (TypeError): "),
+        (lambda err: iter([Issue("one", ("a",))]), None),
+        (lambda err: [Issue("one", ("a",)), Issue("two")], None),
+    ],
+    ids=["not-iterable", "an-iterator", "a-list"],
+)
+def test_whatever_the_mapping_returns_the_issues_are_a_tuple(mapping: Any, expected: Any) -> None:
+    built = standard_tool(
+        name="t", description="d", input_schema=_Counting(mapping), execute=lambda v: v
+    )
+    err = _raised(built.execute, 1)
+    assert err is not None
+    assert type(err.issues) is tuple
+    assert err.issues is err.issues
+    if expected is None:
+        assert err.issues[0] == Issue("one", ("a",))
+    else:
+        assert err.issues[0].message.startswith(expected)
+
+
+def test_threads_reading_one_deferred_error_see_the_same_issues() -> None:
+    import threading
+
+    built = tool(place_order)
+    err = _raised(built.execute, {"lines": [{"sku": "x", "qty": 0}], "ship_to": 3})
+    assert err is not None
+    seen: list[Any] = []
+    barrier = threading.Barrier(8)
+
+    def read() -> None:
+        barrier.wait()
+        seen.append((err.args, str(err), err.issues))
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 8
+    assert all(s == seen[0] for s in seen)
+    assert [i.path for i in seen[0][2]] == [("lines", 0, "sku"), ("lines", 0, "qty"), ("ship_to",)]
