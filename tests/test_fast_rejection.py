@@ -372,3 +372,11 @@ def test_threads_reading_one_deferred_error_see_the_same_issues() -> None:
     assert len(seen) == 8
     assert all(s == seen[0] for s in seen)
     assert [i.path for i in seen[0][2]] == [("lines", 0, "sku"), ("lines", 0, "qty"), ("ship_to",)]
+
+
+def test_issues_can_still_be_replaced_as_before() -> None:
+    err = _raised(tool(tag_items).execute, {"items": [0]})
+    assert err is not None
+    err.issues = (Issue("replaced"),)
+    assert err.issues == (Issue("replaced"),)
+    assert str(err) == "input validation failed: replaced"

@@ -534,6 +534,10 @@ class StandardToolValidationError(StandardToolError, ValueError):
             issues = self._issues = _issues_of(self._source[1], self._source[2])
         return issues
 
+    @issues.setter
+    def issues(self, value: tuple[IssueLike, ...]) -> None:
+        self._issues = value
+
     if not TYPE_CHECKING:
         # The base class holds ``(target, (_DEFERRED, ...))`` for an error raised from a fast
         # path until the issues are read; ``args`` shows ``(target, issues)`` always.
