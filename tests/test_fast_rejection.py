@@ -380,3 +380,47 @@ def test_issues_can_still_be_replaced_as_before() -> None:
     err.issues = (Issue("replaced"),)
     assert err.issues == (Issue("replaced"),)
     assert str(err) == "input validation failed: replaced"
+
+
+_READS: dict[str, Any] = {
+    "target": lambda err: err.target,
+    "issues": lambda err: err.issues,
+    "str": str,
+    "repr": repr,
+    "args": lambda err: err.args,
+    "pickle": lambda err: pickle.loads(pickle.dumps(err)).args,
+}
+
+
+@pytest.mark.parametrize("first", list(_READS))
+@pytest.mark.parametrize("kind", ["function", "adapter"])
+def test_whatever_is_read_first_the_error_is_the_eager_one(kind: str, first: str) -> None:
+    """The reject paths build the error without ``__init__``: every read still agrees."""
+    if kind == "function":
+        built: Any = tool(tag_items)
+        value: Any = {"items": [0]}
+        expected = built.input_schema.__standard__.validate(value).issues
+    else:
+        built = standard_tool(
+            name="t",
+            description="d",
+            input_schema=_Counting(lambda err: (Issue("nope", ("a",)),)),
+            execute=lambda v: v,
+        )
+        value = 5
+        expected = (Issue("nope", ("a",)),)
+    err = _raised(built.execute, value)
+    assert err is not None
+    assert type(err) is StandardToolValidationError
+    assert isinstance(err, ValueError)
+    eager = StandardToolValidationError("input", expected)
+    assert _READS[first](err) == _READS[first](eager)
+    assert_same_error(err, eager)
+
+
+def test_the_target_of_a_raised_error_can_be_replaced() -> None:
+    err = _raised(tool(tag_items).execute, {"items": [0]})
+    assert err is not None
+    err.target = "output"
+    assert err.target == "output"
+    assert str(err).startswith("output validation failed: ")

@@ -474,14 +474,19 @@ class ToolDefinitionError(StandardToolError, TypeError):
 # BaseException's own ``args`` descriptor (the C storage under the ``args`` property).
 _BASE_ARGS: Any = vars(BaseException)["args"]
 
+#: ``DEFERRED_ISSUES``: the first item of the "issues" of an error raised from a fast
+#: path, ``(DEFERRED_ISSUES, issues, error)``: the mapping, run when the issues are first
+#: read. Package-internal (the function tools' generated code raises it too).
+DEFERRED_ISSUES: Any = object()
 
-#: The first item of the "issues" the builder passes for a fast path's error:
-#: ``(_DEFERRED, issues, error)``, the mapping run when the issues are first read.
-_DEFERRED: Any = object()
+#: ``new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, issues, error))``:
+#: the error built by the exception's C constructor alone (no ``__init__`` frame), for
+#: the reject paths; every attribute is read from ``args`` until it is set.
+new_error: Any = BaseException.__new__
 
 
 def _is_deferred(issues: object) -> bool:
-    return type(issues) is tuple and len(issues) == 3 and issues[0] is _DEFERRED  # pyright: ignore[reportUnknownArgumentType]
+    return type(issues) is tuple and len(issues) == 3 and issues[0] is DEFERRED_ISSUES  # pyright: ignore[reportUnknownArgumentType]
 
 
 class StandardToolValidationError(StandardToolError, ValueError):
@@ -500,38 +505,52 @@ class StandardToolValidationError(StandardToolError, ValueError):
     ``args`` is ``(target, issues)`` either way.
     """
 
-    __slots__ = ("_issues", "_message", "_source", "target")
+    # Each slot, until set, is read from ``args``: the reject paths build the error
+    # with ``new_error`` (the C constructor, no ``__init__``), so a rejection costs
+    # what raising a bare ``ValueError`` costs.
+    __slots__ = ("_issues", "_message", "_target")
 
-    target: Literal["input", "output"]
-    _issues: tuple[IssueLike, ...] | None
-    #: ``(_DEFERRED, issues, error)`` of a fast path, read once to build ``issues``.
-    _source: Any
-    _message: str | None
+    _target: Literal["input", "output"]
+    _issues: tuple[IssueLike, ...]
+    _message: str
 
-    # Raised on every rejected call, so construction stays minimal: the base class
-    # already stored ``(target, issues)`` as ``args`` (``issues`` may be the builder's
-    # ``(_DEFERRED, issues, error)``: a fast path's mapping, run when first read).
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
-        self.target = target
-        self._message = None
+        self._target = target
         if type(issues) is tuple:
-            if len(issues) == 3 and issues[0] is _DEFERRED:  # pyright: ignore[reportUnknownArgumentType]
-                self._issues = None
-                self._source = issues
-            else:
+            if not (len(issues) == 3 and issues[0] is DEFERRED_ISSUES):  # pyright: ignore[reportUnknownArgumentType]
                 self._issues = issues
-                self._source = None
         else:
             self._issues = tuple(issues)
-            self._source = None
             _BASE_ARGS.__set__(self, (target, self._issues))
+
+    @property
+    def target(self) -> Literal["input", "output"]:
+        """``"input"`` or ``"output"``."""
+        try:
+            return self._target
+        except AttributeError:
+            target: Literal["input", "output"] = _BASE_ARGS.__get__(self)[0]
+            return target
+
+    @target.setter
+    def target(self, value: Literal["input", "output"]) -> None:
+        self._target = value
 
     @property
     def issues(self) -> tuple[IssueLike, ...]:
         """The schema's issues, as a tuple (built from the fast path's error on first read)."""
-        issues = self._issues
-        if issues is None:
-            issues = self._issues = _issues_of(self._source[1], self._source[2])
+        try:
+            return self._issues
+        except AttributeError:
+            pass
+        stored = _BASE_ARGS.__get__(self)
+        source: Any = stored[1] if len(stored) == 2 else ()
+        issues: tuple[IssueLike, ...]
+        if _is_deferred(source):
+            issues = _issues_of(source[1], source[2])
+        else:
+            issues = source if type(source) is tuple else tuple(source)  # pyright: ignore[reportUnknownVariableType]
+        self._issues = issues
         return issues
 
     @issues.setter
@@ -539,8 +558,8 @@ class StandardToolValidationError(StandardToolError, ValueError):
         self._issues = value
 
     if not TYPE_CHECKING:
-        # The base class holds ``(target, (_DEFERRED, ...))`` for an error raised from a fast
-        # path until the issues are read; ``args`` shows ``(target, issues)`` always.
+        # The base class holds ``(target, (DEFERRED_ISSUES, ...))`` for an error raised from
+        # a fast path until the issues are read; ``args`` shows ``(target, issues)`` always.
         @property
         def args(self):
             stored = _BASE_ARGS.__get__(self)
@@ -551,13 +570,16 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
         @args.setter
         def args(self, value):
+            # Both are read from the stored source until set: set them before it goes.
+            self._target, self._issues = self.target, self.issues
             _BASE_ARGS.__set__(self, value)
 
     def __str__(self) -> str:
-        message = self._message
-        if message is None:
+        try:
+            return self._message
+        except AttributeError:
             message = self._message = _error_message(self.target, self.issues)
-        return message
+            return message
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
@@ -726,7 +748,9 @@ def _build_sync_run(
                 try:
                     value = convert(input)
                 except errors as err:
-                    raise StandardToolValidationError("input", (_DEFERRED, issues, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+                    raise new_error(
+                        StandardToolValidationError, "input", (DEFERRED_ISSUES, issues, err)
+                    ) from err
                 return call(value, meta)
 
             return run_fast
@@ -757,7 +781,9 @@ def _build_sync_run(
             try:
                 value = convert_in(input)
             except errors_in as err:
-                raise StandardToolValidationError("input", (_DEFERRED, issues_in, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+                raise new_error(
+                    StandardToolValidationError, "input", (DEFERRED_ISSUES, issues_in, err)
+                ) from err
             return unwrap_out(call(value, meta))
 
         return run_both_fast
@@ -791,7 +817,9 @@ def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Calla
         try:
             return convert(value)
         except errors as err:
-            raise StandardToolValidationError(target, (_DEFERRED, issues, err)) from err  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            raise new_error(
+                StandardToolValidationError, target, (DEFERRED_ISSUES, issues, err)
+            ) from err
 
     return unwrap_fast
 
