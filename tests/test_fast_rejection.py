@@ -12,6 +12,7 @@ the same ``str``, ``repr`` and ``args``, and the same after a pickle round trip.
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import random
 from typing import Any, Literal
@@ -424,3 +425,73 @@ def test_the_target_of_a_raised_error_can_be_replaced() -> None:
     err.target = "output"
     assert err.target == "output"
     assert str(err).startswith("output validation failed: ")
+
+
+class _RaisingFast:
+    """A third party's duck-typed fast path offering ``raising`` (no ``FastPath`` class)."""
+
+    errors = _Rejected
+
+    def __init__(self) -> None:
+        self.targets: list[str] = []
+
+    def convert(self, value: Any) -> Any:
+        raise AssertionError("convert called: raising(target) should be used")
+
+    def issues(self, err: _Rejected) -> Any:
+        raise AssertionError("issues called: the raising convert reports its own error")
+
+    def raising(self, target: Literal["input", "output"]) -> Any:
+        self.targets.append(target)
+
+        def convert(value: Any) -> Any:
+            if value == "ok":
+                return value
+            raise StandardToolValidationError(target, (Issue(f"bad {target}"),))
+
+        return convert
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+def test_a_fast_path_that_raises_the_final_error_is_not_translated(is_async: bool) -> None:
+    fast = _RaisingFast()
+    props = _CountingProps(lambda err: ())
+    props.fast_path = fast  # type: ignore[assignment]
+    schema = _Counting(lambda err: ())
+    schema.__standard__ = props
+
+    def handler(value: Any) -> Any:
+        return value
+
+    async def ahandler(value: Any) -> Any:
+        return value
+
+    built = standard_tool(
+        name="t",
+        description="d",
+        input_schema=schema,
+        output_schema=schema,
+        execute=ahandler if is_async else handler,
+    )
+    assert sorted(set(fast.targets)) == ["input", "output"]
+
+    def run(value: Any) -> Any:
+        result = built.execute(value)
+        return asyncio.run(result) if is_async else result
+
+    assert run("ok") == "ok"
+    err = _raised(run, "no")
+    assert err is not None
+    assert (err.target, str(err)) == ("input", "input validation failed: bad input")
+
+
+def test_a_function_schema_as_an_output_schema_reports_the_output_target() -> None:
+    schema = tool(tag_items).input_schema
+    built = standard_tool(
+        name="t", description="d", output_schema=schema, execute=lambda: {"items": [0]}
+    )
+    err = _raised(lambda _: built.execute(), None)
+    assert err is not None
+    assert err.target == "output"
+    complete = schema.__standard__.validate({"items": [0]}).issues
+    assert_same_error(err, StandardToolValidationError("output", complete))

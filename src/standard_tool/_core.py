@@ -344,11 +344,18 @@ class FastPath:
         convert: ``value -> validated value``; raises ``errors`` on failure.
         errors: the exception type (or tuple of types) that means "invalid".
         issues: ``error -> issues``, for an error ``convert`` raised.
+        raising: optional, ``target -> convert``: the same conversion, raising
+            ``StandardToolValidationError`` for ``target`` (``"input"`` or
+            ``"output"``) itself on failure, with the issues ``validate`` would
+            report. The builder then calls it with nothing to catch and
+            translate (the function tools' generated code raises the final
+            error directly); ``None``: the builder translates ``errors``.
     """
 
     convert: Callable[[Any], Any]
     errors: type[Exception] | tuple[type[Exception], ...]
     issues: Callable[[Any], Sequence[IssueLike]]
+    raising: Callable[[Literal["input", "output"]], Callable[[Any], Any]] | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -676,7 +683,13 @@ def _fast_path(schema: Any) -> FastPath | None:
         return None
     if type(fast) is FastPath:
         return fast
-    return FastPath(convert, cast("type[Exception]", errors), cast("Any", issues))
+    raising = getattr(fast, "raising", None)
+    return FastPath(
+        convert,
+        cast("type[Exception]", errors),
+        cast("Any", issues),
+        cast("Any", raising) if callable(raising) else None,
+    )
 
 
 def _is_exception_spec(errors: object) -> bool:
@@ -741,6 +754,13 @@ def _build_sync_run(
                 return handler(input, meta)
 
             return run
+        if fast_in is not None and fast_in.raising is not None:
+            raising = fast_in.raising("input")
+
+            def run_raising(input: Any = None, meta: Any = None) -> Any:
+                return call(raising(input), meta)
+
+            return run_raising
         if fast_in is not None:
             convert, errors, issues = fast_in.convert, fast_in.errors, fast_in.issues
 
@@ -774,6 +794,13 @@ def _build_sync_run(
             return unwrap_out(call(input, meta))
 
         return run_out
+    if fast_in is not None and fast_in.raising is not None:
+        raising_in = fast_in.raising("input")
+
+        def run_both_raising(input: Any = None, meta: Any = None) -> Any:
+            return unwrap_out(call(raising_in(input), meta))
+
+        return run_both_raising
     if fast_in is not None:
         convert_in, errors_in, issues_in = fast_in.convert, fast_in.errors, fast_in.issues
 
@@ -811,6 +838,8 @@ def _unwrapper(
 
 
 def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Callable[[Any], Any]:
+    if fast.raising is not None:
+        return fast.raising(target)
     convert, errors, issues = fast.convert, fast.errors, fast.issues
 
     def unwrap_fast(value: Any) -> Any:

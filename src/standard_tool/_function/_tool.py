@@ -43,14 +43,17 @@ from typing_extensions import (
 
 from standard_tool._context import Event, ToolContext, current_context, stream_tool
 from standard_tool._core import (
+    DEFERRED_ISSUES,
     STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
     FastPath,
     Issue,
+    StandardToolValidationError,
     Tool,
     ToolDefinitionError,
     build_tool,
+    new_error,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import exec_generated, generate, generate_check
@@ -215,7 +218,7 @@ def _raise_invalid(errs: list[Err]) -> Any:
 
 
 class _Props:
-    __slots__ = ("fast_path", "full_validate", "json_schema", "validate")
+    __slots__ = ("_raising", "fast_path", "full_validate", "json_schema", "validate")
 
     version = 1
     vendor = "standard-tool"
@@ -239,12 +242,21 @@ class _Props:
             return out
 
         shape = shape_of(check)
+        #: ``FastPath.raising``'s converts, by target, each generated on first use.
+        self._raising: dict[str, Callable[[Any], Any]] = {}
+
+        def raising(target: Literal["input", "output"]) -> Callable[[Any], Any]:
+            made = self._raising.get(target)
+            if made is None:
+                made = self._raising[target] = _raising(label, check, python, target)
+            return made
+
         if python:
             # Python values (return values): checked by generated tests, never converted.
             self.validate = generate_check(check, _Valid, slow, what=f"{label} validate")
             self.full_validate = slow
             convert = generate_check(check, None, slow_convert, what=f"{label} convert")
-            self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+            self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
             return
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
         validate = (
@@ -261,7 +273,27 @@ class _Props:
             if shape is not None
             else slow_convert
         )
-        self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+        self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
+
+
+def _raising(
+    label: str, check: Check, python: bool, target: Literal["input", "output"]
+) -> Callable[[Any], Any]:
+    """Return the fast path for ``target``: it raises the tool's final error itself."""
+
+    def slow_raising(value: Any) -> Any:
+        errs: list[Err] = []
+        out = check(value, errs)
+        if out is BAD:
+            raise new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, _issues, errs))
+        return out
+
+    what = f"{label} convert ({target} error)"
+    if python:
+        return generate_check(check, None, slow_raising, what=what)
+    if shape_of(check) is None:
+        return slow_raising
+    return generate(check, None, slow_raising, _issues, raises=True, target=target, what=what)
 
 
 class FunctionSchema:
