@@ -534,6 +534,7 @@ def generate(
     *,
     raises: bool = False,
     target: str | None = None,
+    lazy: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)``: straight-line generated code, one pass over the value.
@@ -552,10 +553,13 @@ def generate(
     ``what`` names the code in its filename (``<standard_tool generated ...>``).
 
     Compiling a long source costs a few tenths of a millisecond, so it happens
-    on the first call, not at decoration (see ``_ready``).
+    on the first call, not at decoration (see ``_ready``); ``lazy``: even a
+    one-test source (a function the builder may never call).
     """
     return _ready(
-        lambda: _source(check, success, failure, report, raises, target), what, _small(check)
+        lambda: _source(check, success, failure, report, raises, target),
+        what,
+        _small(check) and not lazy,
     )
 
 
@@ -564,6 +568,7 @@ def generate_check(
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     *,
+    lazy: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)`` checking a Python value without converting it.
@@ -587,7 +592,7 @@ def generate_check(
         )
         return text, gen.ns, []
 
-    return _ready(source, what, _small(check))
+    return _ready(source, what, _small(check) and not lazy)
 
 
 def _small(check: Check) -> bool:

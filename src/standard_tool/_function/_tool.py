@@ -255,7 +255,9 @@ class _Props:
             # Python values (return values): checked by generated tests, never converted.
             self.validate = generate_check(check, _Valid, slow, what=f"{label} validate")
             self.full_validate = slow
-            convert = generate_check(check, None, slow_convert, what=f"{label} convert")
+            # ``convert`` raises ``_Invalid`` for a caller of the fast path other than
+            # the builder (which uses ``raising``): compiled only if one calls it.
+            convert = generate_check(check, None, slow_convert, lazy=True, what=f"{label} convert")
             self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
             return
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
@@ -269,7 +271,15 @@ class _Props:
         self.full_validate = slow
         # What the core's builder calls: the value or an exception, no result object.
         convert = (
-            generate(check, None, slow_convert, _invalid, raises=True, what=f"{label} convert")
+            generate(
+                check,
+                None,
+                slow_convert,
+                _invalid,
+                raises=True,
+                lazy=True,
+                what=f"{label} convert",
+            )
             if shape is not None
             else slow_convert
         )
