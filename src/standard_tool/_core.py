@@ -512,14 +512,16 @@ class StandardToolValidationError(StandardToolError, ValueError):
     ``args`` is ``(target, issues)`` either way.
     """
 
-    # Each slot, until set, is read from ``args``: the reject paths build the error
-    # with ``new_error`` (the C constructor, no ``__init__``), so a rejection costs
-    # what raising a bare ``ValueError`` costs.
-    __slots__ = ("_issues", "_message", "_target")
+    # Kept in the instance's ``__dict__`` (every exception has one), not in slots: until
+    # one is set, the class's ``None`` is read and the value comes from ``args``. The
+    # reject paths build the error with ``new_error`` (the C constructor, no
+    # ``__init__``), so a rejection costs what raising a bare ``ValueError`` costs, and
+    # reading it raises nothing internally.
+    __slots__ = ()
 
-    _target: Literal["input", "output"]
-    _issues: tuple[IssueLike, ...]
-    _message: str
+    _target: Literal["input", "output"] | None = None
+    _issues: tuple[IssueLike, ...] | None = None
+    _message: str | None = None
 
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self._target = target
@@ -533,11 +535,10 @@ class StandardToolValidationError(StandardToolError, ValueError):
     @property
     def target(self) -> Literal["input", "output"]:
         """``"input"`` or ``"output"``."""
-        try:
-            return self._target
-        except AttributeError:
-            target: Literal["input", "output"] = _BASE_ARGS.__get__(self)[0]
-            return target
+        target = self._target
+        if target is None:
+            target = _BASE_ARGS.__get__(self)[0]
+        return target
 
     @target.setter
     def target(self, value: Literal["input", "output"]) -> None:
@@ -546,13 +547,12 @@ class StandardToolValidationError(StandardToolError, ValueError):
     @property
     def issues(self) -> tuple[IssueLike, ...]:
         """The schema's issues, as a tuple (built from the fast path's error on first read)."""
-        try:
-            return self._issues
-        except AttributeError:
-            pass
+        found = self._issues
+        if found is not None:
+            return found
+        issues: tuple[IssueLike, ...]
         stored = _BASE_ARGS.__get__(self)
         source: Any = stored[1] if len(stored) == 2 else ()
-        issues: tuple[IssueLike, ...]
         if _is_deferred(source):
             issues = _issues_of(source[1], source[2])
         else:
@@ -582,11 +582,10 @@ class StandardToolValidationError(StandardToolError, ValueError):
             _BASE_ARGS.__set__(self, value)
 
     def __str__(self) -> str:
-        try:
-            return self._message
-        except AttributeError:
+        message = self._message
+        if message is None:
             message = self._message = _error_message(self.target, self.issues)
-            return message
+        return message
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
