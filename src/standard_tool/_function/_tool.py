@@ -130,6 +130,10 @@ def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
 
 
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
+    if len(errs) == 1:  # the common case, inline
+        e = errs[0]
+        rpath = e.rpath
+        return (_issue(e.message, tuple(rpath[::-1]) if rpath else None),)
     out: list[Issue] = []
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
@@ -142,16 +146,7 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
 def _failure(errs: list[Err]) -> FailureResult:
     """``FailureResult(_issues(errs))``, built without the frozen dataclass ``__init__``."""
     result = _new(FailureResult)
-    if len(errs) == 1:  # the common case, inline
-        e = errs[0]
-        rpath = e.rpath
-        issue = _new(Issue)
-        _set_message(issue, e.message)
-        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
-        _set_code(issue, issue_code(e.message))
-        _set_issues(result, (issue,))
-    else:
-        _set_issues(result, _issues(errs))
+    _set_issues(result, _issues(errs))
     _set_value(result, None)
     return result
 
