@@ -17,7 +17,8 @@ Sections (the rows of issue 15):
    ``Struct``, as microseconds over the library's own call, accept and reject;
 4. toolkit: ``Toolkit.execute`` of a flat tool against the tool's own ``execute``;
 5. runners: ``run_openai_chat_tool_calls`` per call, 1 to 1,000 calls in one
-   response, against ``Toolkit.execute`` with the decoded arguments; the MCP SDK's
+   response, against ``Toolkit.execute`` with the decoded arguments, with the
+   runners' default deadline and with none (``timeout=math.inf``); the MCP SDK's
    ``MCPServer.call_tool`` and openai-agents' ``FunctionTool.on_invoke_tool`` on
    the same flat tool for comparison;
 6. emission: repeated ``input_json_schema`` / ``to_openai_chat`` / ``to_mcp`` of
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -348,6 +350,14 @@ def runners() -> list[str]:
             ),
             "runner, async tool": _in_loop(
                 lambda r=async_response: run_openai_chat_tool_calls(r, KIT), repeat
+            ),
+            "runner, sync tool, timeout=math.inf": _in_loop(
+                lambda r=sync_response: run_openai_chat_tool_calls(r, KIT, timeout=math.inf),
+                repeat,
+            ),
+            "runner, async tool, timeout=math.inf": _in_loop(
+                lambda r=async_response: run_openai_chat_tool_calls(r, KIT, timeout=math.inf),
+                repeat,
             ),
         }
         if count == 1:

@@ -18,7 +18,7 @@ from standard_tool import (
     standard_tool,
 )
 from standard_tool.dialects import DRAFT_07_URI
-from standard_tool.schemas.jsonschema import JSONSchema, from_json_schema
+from standard_tool.schemas.jsonschema import JSONSchema, _too_deep, from_json_schema
 from tests.test_dialects import assert_openapi_30
 
 WEATHER: dict[str, Any] = {
@@ -229,7 +229,7 @@ def test_collection_stops_at_the_bound_and_says_so() -> None:
     assert issues[-1] == Issue("validation stopped after 100 issues", None)
 
 
-def test_deep_and_self_containing_values_are_issues_not_crashes() -> None:
+def test_deep_and_self_containing_values_are_issues_naming_the_path() -> None:
     deep: list[Any] = []
     cursor = deep
     for _ in range(100_000):
@@ -237,14 +237,57 @@ def test_deep_and_self_containing_values_are_issues_not_crashes() -> None:
         cursor = cursor[0]
     arrays = from_json_schema({"type": "array", "items": {"$ref": "#"}})
     assert arrays.__standard__.validate(deep).issues == (
-        Issue("nested too deeply (or contains itself)", None),
+        Issue("nested more than 100 levels deep", (0,) * 100),
     )
-    looped: dict[str, Any] = {}
-    looped["a"] = looped
+    looped: dict[str, Any] = {"ok": {}}
+    looped["inner"] = {"list": [1, looped]}
     objects = from_json_schema({"type": "object", "additionalProperties": {"$ref": "#"}})
-    assert objects.__standard__.validate(looped).issues == (
-        Issue("nested too deeply (or contains itself)", None),
+    objects_or_arrays = from_json_schema(
+        {
+            "type": ["object", "array", "integer"],
+            "additionalProperties": {"$ref": "#"},
+            "items": {"$ref": "#"},
+        }
     )
+    assert objects_or_arrays.__standard__.validate(looped).issues == (
+        Issue("contains itself", ("inner", "list", 1)),
+    )
+    itself: dict[str, Any] = {}
+    itself["a"] = itself
+    assert objects.__standard__.validate(itself).issues == (Issue("contains itself", ("a",)),)
+
+
+def test_the_depth_walk_visits_shared_values_once() -> None:
+    # [v, v] fifty times over: 2**50 paths but only 51 lists and no cycle. (The
+    # validator itself walks every path; the walk that names the place must not.)
+    shared: list[Any] = []
+    for _ in range(50):
+        shared = [shared, shared]
+    assert _too_deep(shared) == Issue("nested too deeply to check", None)
+    deep: list[Any] = [shared, []]
+    cursor = deep[1]
+    for _ in range(5000):
+        cursor.append([])
+        cursor = cursor[0]
+    assert _too_deep(deep) == Issue("nested more than 100 levels deep", (1,) + (0,) * 99)
+
+
+def test_a_tool_names_where_its_input_nests_too_deeply() -> None:
+    deep: list[Any] = []
+    cursor = deep
+    for _ in range(5000):
+        cursor.append([])
+        cursor = cursor[0]
+    tool = standard_tool(
+        name="t",
+        description="d",
+        input_schema={"type": "array", "items": {"$ref": "#"}},
+        execute=len,
+    )
+    with pytest.raises(StandardToolValidationError) as caught:
+        tool.execute(deep)
+    assert str(caught.value).startswith("input validation failed: 0.0.0.0.0.0")
+    assert "nested more than 100 levels deep" in str(caught.value)
 
 
 def test_an_integer_too_long_to_print_is_an_issue() -> None:

@@ -443,3 +443,20 @@ async def test_sync_and_async_calls_in_one_response_keep_their_order() -> None:
     assert reply is not None
     assert [b["tool_use_id"] for b in reply["content"]] == [f"t{i}" for i in range(12)]
     assert [b["content"] for b in reply["content"]] == [str(i) for i in range(12)]
+
+
+def test_a_result_of_the_fast_path_is_an_ordinary_tool_result() -> None:
+    """Equal to one built by its constructor; ``replace`` and ``repr`` work; it stays frozen."""
+    import dataclasses
+
+    kit = Toolkit([standard_tool(name="echo", description="d", execute=lambda v: v)])
+    got = kit.execute("echo", {"a": [1]}, call_id="c1")
+    assert got == ToolResult("echo", "c1", True, {"a": [1]}, duration=got.duration)
+    assert got.error is None
+    assert got.exception is None
+    assert dict(got.metadata) == {}
+    assert got.duration >= 0
+    assert dataclasses.replace(got, call_id="c2").call_id == "c2"
+    assert repr(got).startswith("ToolResult(name='echo', call_id='c1', success=True")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.value = 1  # type: ignore[misc]

@@ -256,7 +256,7 @@ class ToolContext:
 
 
 #: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,
-#: trace_id, on_progress, ToolContext | None]``. The ``Toolkit`` sets one of these
+#: trace_id, on_progress, ToolContext | None, deadline]``. The ``Toolkit`` sets one of these
 #: (a list costs a fraction of a ``ToolContext``) and ``current_context()`` turns it
 #: into a ``ToolContext`` on first use, so a call whose handler never asks pays
 #: almost nothing for it.
@@ -291,6 +291,7 @@ def _materialize(pending: Pending) -> ToolContext:
                 call_id=pending[1],
                 arguments=pending[2],
                 trace_id=pending[3],
+                deadline=pending[6],
                 on_progress=pending[4],
             )
             pending[5] = context
@@ -308,6 +309,12 @@ def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
     # Same module: the Toolkit reads what the handler wrote without creating a dict.
     found = made._metadata  # pyright: ignore[reportPrivateUsage]
     return _NO_METADATA if found is None else found
+
+
+def cancel_pending(context: ToolContext | Pending) -> None:
+    """Cancel a call's context, making it first if its handler never asked for it."""
+    made = _materialize(context) if isinstance(context, list) else context
+    made.cancel()
 
 
 def enter(context: ToolContext) -> contextvars.Token[ToolContext | Pending | None]:

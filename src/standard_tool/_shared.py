@@ -10,21 +10,30 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
   space and ``~1`` a slash).
 - ``ecma_regex``: the one way a JSON Schema ``pattern`` is compiled, with the
   ECMA-262 meaning JSON Schema gives it rather than Python's.
+- ``fresh_copy`` / ``Snapshot``: the one way a cached schema or declaration is
+  handed out, so no caller can change what the next one gets.
 """
 
 from __future__ import annotations
 
 import functools
+import marshal
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Generic, cast
 from urllib.parse import quote, unquote
+
+from typing_extensions import TypeVar
 
 from standard_tool._core import is_async_callable, safe_str, truncate_text
 
+_T = TypeVar("_T")
+
 __all__ = [
     "MISSING",
+    "Snapshot",
     "ecma_regex",
+    "fresh_copy",
     "is_async_callable",
     "pointer_ref",
     "pointer_text",
@@ -43,6 +52,52 @@ def safe_repr(obj: object, limit: int = 80) -> str:
     except Exception:  # a hostile __repr__ must not turn a message into a crash
         text = f"<{type(obj).__name__} object: repr() failed>"
     return truncate_text(text, limit)
+
+
+def fresh_copy(value: _T) -> _T:
+    """Return a deep copy of ``value``: fast for JSON data, ``copy.deepcopy`` for the rest.
+
+    Cached schemas and declarations are plain dicts, lists, strings, numbers,
+    booleans and ``None``; ``marshal`` copies exactly those builtin types in C,
+    about five times faster than ``copy.deepcopy``, keeping key order, ``bool``
+    apart from ``int``, and shared or circular parts as they are. Anything
+    else (an enum member, a ``dict`` subclass, any other object) makes it refuse
+    the whole value, which then goes through ``copy.deepcopy``.
+    """
+    try:
+        return cast("_T", marshal.loads(marshal.dumps(cast("Any", value))))
+    except ValueError:  # an object marshal does not write, or nested past its limit
+        import copy
+
+        return copy.deepcopy(value)
+
+
+class Snapshot(Generic[_T]):
+    """A value kept unchangeable, handing out fresh deep copies of itself (``get``).
+
+    JSON data is kept as ``marshal`` bytes, so each copy costs one C-level read (about
+    two thirds of ``fresh_copy``); anything else is kept as a deep copy and deep-copied
+    again on the way out.
+    """
+
+    __slots__ = ("_data", "_value")
+
+    def __init__(self, value: _T) -> None:
+        try:
+            self._data: bytes | None = marshal.dumps(cast("Any", value))
+            self._value: _T | None = None
+        except ValueError:  # not JSON data only: see ``fresh_copy``
+            import copy
+
+            self._data = None
+            self._value = copy.deepcopy(value)
+
+    def get(self) -> _T:
+        """Return a fresh deep copy of the value."""
+        data = self._data
+        if data is not None:
+            return cast("_T", marshal.loads(data))
+        return fresh_copy(cast("_T", self._value))
 
 
 class _Missing:

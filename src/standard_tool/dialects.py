@@ -293,9 +293,11 @@ def _repoint(
     keyword = True  # is the token a keyword (rather than a name or an index)?
     for token in pointer_tokens(ref):
         step = token
-        if _is_object(here) and keyword:
+        if keyword:  # a keyword of a schema object: the conversion may rename it
+            if not _is_object(here):
+                return node
             step = step_of(here, token)
-        elif not _is_array(here):
+        elif not (_is_object(here) or _is_array(here)):  # a name or an index
             return node
         moved.append(step.replace("~", "~0").replace("/", "~1"))
         here = resolve_pointer(here, "#/" + token.replace("~", "~0").replace("/", "~1"))

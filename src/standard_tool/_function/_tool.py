@@ -14,7 +14,6 @@ package; pydantic/msgspec lazily).
 from __future__ import annotations
 
 import collections.abc
-import copy
 import inspect
 import math
 import types
@@ -60,7 +59,7 @@ from standard_tool._function._codegen import exec_generated, generate, generate_
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
-from standard_tool._shared import truncate_text
+from standard_tool._shared import fresh_copy, truncate_text
 
 __all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
@@ -176,7 +175,7 @@ class _JSONSchemaConverter:
 
             cached = convert(self._schema, target)
             self._cache[target] = cached
-        return copy.deepcopy(cached)
+        return fresh_copy(cached)
 
     def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema for ``target`` (a fresh copy); the same as ``input``."""

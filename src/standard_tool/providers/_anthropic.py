@@ -31,6 +31,7 @@ from standard_tool.providers._runner import (
     list_or_field,
     run_calls,
     toolkit,
+    view_decoder,
 )
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 
@@ -225,7 +226,7 @@ async def run_anthropic_tool_calls(
         return None
     decode: Decode | None = None
     if strict:
-        decode = lambda tool, value: anthropic_strict(tool).decode(value)  # noqa: E731
+        decode = view_decoder(anthropic_strict)
     results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=decode)
     blocks: list[AnthropicToolResultBlock] = [
         {

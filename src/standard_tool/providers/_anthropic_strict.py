@@ -11,12 +11,11 @@ schema that cannot be represented is refused, never sent weakened.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
-from standard_tool._shared import truncate_text
+from standard_tool._shared import Snapshot, fresh_copy, truncate_text
 from standard_tool.providers._check import (
     Path,
     Problems,
@@ -92,11 +91,11 @@ class AnthropicStrictSchema:
 
     __slots__ = ("_plan", "_schema")
 
-    _schema: dict[str, Any]
+    _schema: Snapshot[dict[str, Any]]
     _plan: Plan | None
 
     def __init__(self, *, schema: dict[str, Any], plan: Plan | None) -> None:
-        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "_schema", Snapshot(schema))
         object.__setattr__(self, "_plan", plan)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -108,7 +107,7 @@ class AnthropicStrictSchema:
     @property
     def schema(self) -> dict[str, Any]:
         """The ``input_schema`` to send with ``"strict": true`` (a fresh copy each time)."""
-        return copy.deepcopy(self._schema)
+        return self._schema.get()
 
     def decode(self, arguments: Any) -> Any:
         """Turn a ``tool_use`` block's ``input`` back into the tool's input.
@@ -130,7 +129,7 @@ class AnthropicStrictSchema:
                 named with its JSON pointer).
         """
         out, plan, problems = rewrite(
-            copy.deepcopy(dict(schema)), ANTHROPIC_STRICT_RULES, check_anthropic_strict
+            fresh_copy(dict(schema)), ANTHROPIC_STRICT_RULES, check_anthropic_strict
         )
         if problems:
             raise AnthropicStrictError(

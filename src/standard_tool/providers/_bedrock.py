@@ -18,13 +18,14 @@ from typing import Any, cast
 
 from typing_extensions import Literal, TypedDict, overload
 
-from standard_tool._shared import truncate_text
+from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.providers._check import Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
     ProviderOptionError,
     ProviderSchemaError,
+    ToolCache,
     is_object,
     reasons_text,
     value_text,
@@ -104,7 +105,14 @@ def to_bedrock(tool: AnyTool | ManyTools) -> dict[str, Any] | list[dict[str, Any
     return each(tool, _bedrock)
 
 
+_SPECS: ToolCache[Snapshot[dict[str, Any]]] = ToolCache()
+
+
 def _bedrock(tool: AnyTool) -> dict[str, Any]:
+    return {"toolSpec": _SPECS.get(tool, lambda: Snapshot(_spec(tool))).get()}
+
+
+def _spec(tool: AnyTool) -> dict[str, Any]:
     name = check_name(tool, BEDROCK_NAME, "Bedrock", _NAME_RULE)
     spec: dict[str, Any] = {"name": name}
     if tool.description:
@@ -117,7 +125,7 @@ def _bedrock(tool: AnyTool) -> dict[str, Any]:
                 f"{PREFIX}cannot declare tool {name!r} for Bedrock: {reasons_text(problems)}", 2000
             )
         )
-    return {"toolSpec": spec}
+    return spec
 
 
 def bedrock_tool_config(

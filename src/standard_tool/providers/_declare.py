@@ -6,7 +6,6 @@ package root).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
@@ -14,10 +13,12 @@ from typing import Any, cast
 from typing_extensions import TypeAlias
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._shared import Snapshot, fresh_copy
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._convert_common import (
     PREFIX,
     ProviderSchemaError,
+    ToolCache,
     is_object,
     object_root,
     value_text,
@@ -60,7 +61,15 @@ def check_name(tool: AnyTool, pattern: re.Pattern[str], provider: str, rule: str
     return name
 
 
+_PARAMETERS: ToolCache[Snapshot[dict[str, Any]]] = ToolCache()
+
+
 def parameters(tool: AnyTool) -> dict[str, Any]:
+    """Return the tool's plain ``parameters`` (cached per tool; a fresh copy each time)."""
+    return _PARAMETERS.get(tool, lambda: Snapshot(_parameters(tool))).get()
+
+
+def _parameters(tool: AnyTool) -> dict[str, Any]:
     try:
         return plain_parameters(input_json_schema(tool))
     except ProviderSchemaError as err:
@@ -69,7 +78,7 @@ def parameters(tool: AnyTool) -> dict[str, Any]:
 
 def plain_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
     """Return the schema as plain (non-strict) ``parameters``: an object root, no ``$schema``."""
-    root = object_root(copy.deepcopy(dict(schema)))
+    root = object_root(fresh_copy(dict(schema)))
     if root is None:
         raise ProviderSchemaError(
             f"{PREFIX}the input schema must describe a JSON object at its root "
@@ -79,5 +88,5 @@ def plain_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
     if "properties" not in root:
         root["properties"] = {}
     if is_object(schema.get("$defs")) and "$defs" not in root:
-        root["$defs"] = copy.deepcopy(schema["$defs"])
+        root["$defs"] = fresh_copy(schema["$defs"])
     return root

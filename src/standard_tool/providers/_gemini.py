@@ -6,7 +6,6 @@ the declaration helpers; never the package root).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema, output_json_schema
-from standard_tool._shared import truncate_text
+from standard_tool._shared import fresh_copy, truncate_text
 from standard_tool.dialects import inline_refs
 from standard_tool.providers._check import (
     TYPES,
@@ -150,7 +149,7 @@ class GeminiParameters:
         parameters is declared without ``parameters``. A fresh copy each time.
         """
         schema = self._schema
-        return None if schema is None else copy.deepcopy(schema)
+        return None if schema is None else fresh_copy(schema)
 
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments of a Gemini ``functionCall`` back into the tool's input.
@@ -241,7 +240,7 @@ _JSON_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 def _build_json(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
     out, plan, problems = rewrite(
-        copy.deepcopy(input_json_schema(tool)), GEMINI_JSON_RULES, check_gemini_json_schema
+        input_json_schema(tool), GEMINI_JSON_RULES, check_gemini_json_schema
     )
     if problems:
         return str(_refuse(tool.name, problems))

@@ -22,6 +22,7 @@ from standard_tool.providers._runner import (
     run_calls,
     sequence,
     toolkit,
+    view_decoder,
 )
 from standard_tool.providers._sync import run_sync
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
@@ -123,9 +124,7 @@ def _gemini_calls(response: Any) -> list[tuple[str | None, Call]]:
 
 
 def _decoder(json_schema: bool) -> Decode:
-    if json_schema:
-        return lambda tool, value: gemini_json_parameters(tool).decode(value)
-    return lambda tool, value: gemini_parameters(tool).decode(value)
+    return view_decoder(gemini_json_parameters if json_schema else gemini_parameters)
 
 
 async def run_gemini_function_calls(

@@ -6,7 +6,6 @@ root).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -17,12 +16,12 @@ from standard_tool._core import (
     StandardToolV0Definition,
     output_json_schema,
 )
-from standard_tool._shared import truncate_text
+from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.dialects import SchemaConversionError
 from standard_tool.dialects import inline_refs as inline_local_refs
 from standard_tool.providers._check import Problems, SchemaProblem
-from standard_tool.providers._convert_common import is_object, object_root
+from standard_tool.providers._convert_common import ToolCache, is_object, object_root
 from standard_tool.providers._declare import (
     AnyTool,
     ManyTools,
@@ -42,6 +41,9 @@ from standard_tool.providers._text import (
     json_text,
     sendable,
 )
+
+#: ``(inputSchema, outputSchema or None)``.
+_Schemas = tuple[dict[str, Any], "dict[str, Any] | None"]
 
 if TYPE_CHECKING:
     import mcp_types
@@ -126,6 +128,26 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
     return problems.items
 
 
+#: Per tool: ``(inputSchema, outputSchema)`` with refs inlined ``[1]`` and as is ``[0]``.
+_SCHEMAS: tuple[ToolCache[Snapshot[_Schemas]], ToolCache[Snapshot[_Schemas]]] = (
+    ToolCache(),
+    ToolCache(),
+)
+_WRAPPED: ToolCache[bool] = ToolCache()
+
+
+def _schemas(tool: AnyTool, inline: bool) -> _Schemas:
+    """Return the tool's MCP schemas (built once per tool; a fresh copy each time)."""
+
+    def build() -> Snapshot[_Schemas]:
+        output = _mcp_output(tool)[0]
+        if not inline:
+            return Snapshot((parameters(tool), output))
+        return Snapshot((_inlined(parameters(tool)), None if output is None else _inlined(output)))
+
+    return _SCHEMAS[inline].get(tool, build).get()
+
+
 def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
     schema = output_json_schema(tool)
     if schema is None:
@@ -134,7 +156,7 @@ def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
     if root is not None and root.get("type") == "object":
         root.pop("$schema", None)
         return root, False
-    inner = copy.deepcopy(schema)
+    inner = schema  # a fresh copy: ``object_root`` did not change it
     wrapped: dict[str, Any] = {"type": "object"}
     for key in ("$defs", "definitions"):
         if is_object(inner.get(key)):
@@ -153,7 +175,7 @@ def mcp_output_wrapped(tool: AnyTool) -> bool:
     declared by ``to_mcp`` with ``{"result": <its schema>}``, and
     ``mcp_call_tool_result`` must wrap its values the same way.
     """
-    return _mcp_output(tool)[1]
+    return _WRAPPED.get(tool, lambda: _mcp_output(tool)[1])
 
 
 @overload
@@ -215,10 +237,10 @@ def _mcp(
     if tool.title is not None:
         out["title"] = tool.title
     out["description"] = tool.description
-    out["inputSchema"] = _inlined(parameters(tool)) if inline else parameters(tool)
-    output, _ = _mcp_output(tool)
+    input_schema, output = _schemas(tool, inline)
+    out["inputSchema"] = input_schema
     if output is not None:
-        out["outputSchema"] = _inlined(output) if inline else output
+        out["outputSchema"] = output
     own = getattr(tool, "annotations", None)  # e.g. @tool(annotations=...)
     if isinstance(own, Mapping) and own:
         annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}

@@ -6,7 +6,6 @@ declaration helpers; never the package root).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
@@ -17,7 +16,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     input_json_schema,
 )
-from standard_tool._shared import truncate_text
+from standard_tool._shared import Snapshot, fresh_copy, truncate_text
 from standard_tool.providers._check import (
     TYPES,
     Path,
@@ -56,6 +55,7 @@ from standard_tool.providers._runner import (
     list_or_field,
     run_calls,
     toolkit,
+    view_decoder,
 )
 from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
 from standard_tool.providers._walk import SchemaRules, rewrite
@@ -158,13 +158,13 @@ class OpenAIStrictSchema:
 
     strict: bool
     reason: str | None
-    _schema: dict[str, Any]
+    _schema: Snapshot[dict[str, Any]]
     _plan: Plan | None
 
     def __init__(
         self, *, schema: dict[str, Any], strict: bool, reason: str | None, plan: Plan | None
     ) -> None:
-        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "_schema", Snapshot(schema))
         object.__setattr__(self, "strict", strict)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "_plan", plan)
@@ -183,7 +183,7 @@ class OpenAIStrictSchema:
 
         A fresh copy on every access; the caller may mutate it.
         """
-        return copy.deepcopy(self._schema)
+        return self._schema.get()
 
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments a model sent under ``schema`` back into the tool's input.
@@ -209,7 +209,7 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        root = copy.deepcopy(dict(schema))
+        root = fresh_copy(dict(schema))
         out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
@@ -529,6 +529,23 @@ def _chat_tool_calls(response: Any) -> list[Any]:
 def _chat_calls(response: Any) -> list[Call]:
     calls: list[Call] = []
     for item in _chat_tool_calls(response):
+        if type(item) is dict:  # the common case: a decoded response, read directly
+            call = cast("dict[str, Any]", item)
+            function: Any = call.get("function")
+            if type(function) is dict and call.get("type", "function") == "function":
+                spec = cast("dict[str, Any]", function)
+                call_id, name = call.get("id"), spec.get("name")
+                calls.append(
+                    Call(
+                        call_id
+                        if type(call_id) is str and call_id.isascii()
+                        else wire_text(call_id),
+                        name if type(name) is str and name.isascii() else wire_text(name),
+                        spec.get("arguments"),
+                        True,
+                    )
+                )
+                continue
         call_id = wire_text(field(item, "id"))
         kind = field(item, "type")
         if kind == "custom":
@@ -666,4 +683,4 @@ def _strict_decoder(strict: bool | Literal["auto"]) -> Decode | None:
     """Undo the strict rewrite unless the tools were sent with ``strict=False``."""
     if strict is False:
         return None
-    return lambda tool, value: openai_strict(tool).decode(value)
+    return view_decoder(openai_strict)

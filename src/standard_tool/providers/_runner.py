@@ -7,10 +7,8 @@ shape into ``Call`` values and passes its own argument decoder.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import math
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -18,7 +16,7 @@ from typing_extensions import TypeAlias
 
 from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
-from standard_tool._toolkit import Toolkit, ToolResult, bound_text, error_text
+from standard_tool._toolkit import Request, Toolkit, ToolResult, bound_text, error_text, run_batch
 from standard_tool.providers._text import sendable, text_result
 
 __all__ = [
@@ -33,6 +31,7 @@ __all__ = [
     "run_calls",
     "sequence",
     "toolkit",
+    "view_decoder",
 ]
 
 #: Turns a model's decoded arguments into the tool's input (e.g. undoing a strict rewrite).
@@ -50,6 +49,23 @@ class Call:
     arguments: Any  # a JSON text (OpenAI) or an already decoded value (Anthropic)
     is_text: bool
     refused: str | None = None  # set when the call cannot run at all
+
+
+def view_decoder(view: Callable[[StandardToolV0Definition[Any, Any, Any, Any]], Any]) -> Decode:
+    """Return a ``Decode`` calling ``view(tool).decode(value)``, each view looked up once.
+
+    Made per response: the views are cached per tool anyway, but that look-up is a
+    weak reference each time, and a response's calls mostly share a few tools.
+    """
+    views: dict[int, Any] = {}  # id -> view; the toolkit keeps every tool alive meanwhile
+
+    def decode(tool: StandardToolV0Definition[Any, Any, Any, Any], value: Any) -> Any:
+        found = views.get(id(tool))
+        if found is None:
+            found = views[id(tool)] = view(tool)
+        return found.decode(value)
+
+    return decode
 
 
 def field(obj: Any, key: str) -> Any:
@@ -90,15 +106,19 @@ def _no_constant(name: str) -> Any:
     )
 
 
+#: One decoder for every call: ``json.loads`` with an option builds a new one each time.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _decode_json(text: Any) -> Any:
     """Parse a model's JSON arguments; raise ``ValueError`` with a short reason."""
     if not isinstance(text, str):
         raise ValueError(f"the arguments must be a JSON text, got {type(text).__name__}")
-    if not text.strip():
-        return {}
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as err:
+        if not text.strip():
+            return {}  # no arguments at all: a tool without parameters
         raise ValueError(
             f"the arguments are not valid JSON ({err.msg} at line {err.lineno} column "
             f"{err.colno}); send one JSON object that matches the tool's parameters"
@@ -138,11 +158,12 @@ async def run_calls(
         own = kit.timeout_of(name)
         return RUNNER_TIMEOUT if own is None else own
 
-    async def one(call: Call) -> ToolResult:
+    def prepared(call: Call) -> ToolResult | _Input:
+        """Return the call's input, or the ``ToolResult`` that answers it without running."""
         if call.refused is not None:
             return ToolResult(call.name, call.call_id, False, error=call.refused)
         if call.name not in kit:
-            return await kit.aexecute(call.name, call_id=call.call_id)
+            return kit.execute(call.name, call_id=call.call_id)  # the unknown-tool result
         try:
             value = _decode_json(call.arguments) if call.is_text else call.arguments
             if decode is not None:
@@ -150,34 +171,49 @@ async def run_calls(
         except Exception as exc:
             text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
-        return await kit.aexecute(
-            call.name,
-            value,
-            meta,
-            timeout=limit(call.name),
-            call_id=call.call_id,
-            on_progress=on_progress,
-        )
+        return _Input(value)
 
     if kit.sequential if sequential is None else sequential:
-        return [await one(call) for call in calls]
-    # A sync tool without a deadline runs inline and blocks the loop either way, so
-    # it gets no task of its own; the rest run concurrently. Order is kept.
+        done: list[ToolResult] = []
+        for call in calls:
+            ready = prepared(call)
+            if isinstance(ready, ToolResult):
+                done.append(ready)
+                continue
+            result = await kit.aexecute(
+                call.name,
+                ready.value,
+                meta,
+                timeout=limit(call.name),
+                call_id=call.call_id,
+                on_progress=on_progress,
+            )
+            done.append(result)
+        return done
     results: list[ToolResult | None] = [None] * len(calls)
-    pending: list[tuple[int, Coroutine[Any, Any, ToolResult]]] = []
+    requests: list[Request] = []
+    placed: list[int] = []
     for index, call in enumerate(calls):
-        if math.isinf(limit(call.name)) and not kit.is_async(call.name):
-            results[index] = await one(call)
+        ready = prepared(call)
+        if isinstance(ready, ToolResult):
+            results[index] = ready
         else:
-            pending.append((index, one(call)))
-    if len(pending) == 1:
-        index, coroutine = pending[0]
-        results[index] = await coroutine
-    elif pending:
-        done = await asyncio.gather(*(coroutine for _, coroutine in pending))
-        for (index, _), result in zip(pending, done, strict=True):
+            requests.append((call.name, ready.value, call.call_id, limit(call.name)))
+            placed.append(index)
+    if requests:
+        ran = await run_batch(kit, requests, meta=meta, on_progress=on_progress)
+        for index, result in zip(placed, ran, strict=True):
             results[index] = result
     return cast("list[ToolResult]", results)
+
+
+class _Input:
+    """A call's decoded input (a value that may itself be a ``ToolResult``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 def content(result: ToolResult) -> str:

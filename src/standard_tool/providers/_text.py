@@ -45,6 +45,10 @@ _MAX_DEPTH = 64
 _BITS_PER_DIGIT = 3.3
 
 
+#: Ints below this print the same as JSON and under any ``int`` -> ``str`` limit.
+_SMALL_INT = 10**300
+
+
 def _int_limit_bits() -> int:
     limit: int = getattr(sys, "get_int_max_str_digits", lambda: 0)()
     return int(limit * _BITS_PER_DIGIT) if limit else 0
@@ -155,9 +159,13 @@ def sendable(text: str) -> str:
     return text
 
 
+#: One encoder for every result: ``json.dumps`` with an option builds a new one each time.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def json_text(data: Any) -> str:
     """Write JSON data (from ``jsonable``) as compact JSON text, ready to send."""
-    return sendable(json.dumps(data, ensure_ascii=False))
+    return sendable(_ENCODER.encode(data))
 
 
 def wire_text(value: Any) -> str:
@@ -173,9 +181,18 @@ def wire_text(value: Any) -> str:
     return safe_str(value, ERROR_MAX_CHARS)
 
 
+#: JSON text of the scalars a tool most often returns, without the converter.
+_SCALAR_TEXT: dict[Any, str] = {None: "null", True: "true", False: "false"}
+
+
 def _output_text(value: Any, max_chars: int) -> str:
     if isinstance(value, str):
         return sendable(truncate_text(value, max_chars))
+    kind = value.__class__
+    if kind is bool or value is None:
+        return _SCALAR_TEXT[value]
+    if kind is int and -_SMALL_INT < value < _SMALL_INT:
+        return truncate_text(str(value), max_chars)
     return truncate_text(json_text(jsonable(value, max(max_chars, 1))), max_chars)
 
 

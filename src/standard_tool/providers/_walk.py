@@ -126,6 +126,11 @@ _STRUCTURAL = frozenset(
     }
 )
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", *_DROP})
+# Keywords that constrain one kind of value only: without a type, every other kind passes.
+_OBJECT_KEYWORDS = frozenset(
+    {"properties", "additionalProperties", "patternProperties", "required", "propertyNames"}
+)
+_ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"})
 _MAX_DESCRIPTION = 1000
 _MAX_UNRAVEL = 32
 
@@ -208,6 +213,11 @@ class Walker:
             self._problem(path, "accepts any value; give it a type")
             return {}, None
         node = self._normalize(schema, path)
+        if "$dynamicRef" in node:  # resolved at validation time, by the dynamic scope
+            self._problem(
+                path, f"has a $dynamicRef: {self.rules.provider} has no dynamic reference"
+            )
+            return {}, None
         notes: list[str] = []
         ref = node.get("$ref")
         if isinstance(ref, str):
@@ -247,6 +257,8 @@ class Walker:
             const = node.pop("const")
             enum = node.get("enum")
             node["enum"] = [const] if not is_array(enum) or const in enum else []
+        if "anyOf" in node:
+            node = self._distribute(node, path)
         if "$ref" in node and self.rules.refs:
             node = self._unravel(node, path)
         kinds = node.get("type")
@@ -263,6 +275,44 @@ class Walker:
                     branches.append({"type": "null"})
                 node = {**outer, "anyOf": branches}
         return node
+
+    def _distribute(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
+        """Move the constraints beside ``anyOf`` into each branch, where they still apply.
+
+        ``{"type": "integer", "anyOf": [A, B]}`` accepts what ``{"anyOf": [{"type":
+        "integer", **A}, {"type": "integer", **B}]}`` accepts. Types intersect; a branch
+        whose type excludes the sibling's is left out. When a keyword is set on both
+        sides, or beside a ``$ref`` branch, that is reported: the constraint cannot be
+        kept, and dropped it would let the model send what the tool refuses.
+        """
+        branches = node["anyOf"]
+        keep = _ANNOTATIONS | {"anyOf", "$defs", "definitions"}
+        siblings = {k: v for k, v in node.items() if k not in keep}
+        if not siblings or not is_array(branches) or not all(is_object(b) for b in branches):
+            return node
+        merged: list[dict[str, Any]] = []
+        for branch in branches:
+            clash = (branch.keys() & siblings.keys()) - _ANNOTATIONS - {"type"}
+            if "$ref" in branch:
+                clash |= siblings.keys()
+            if clash:
+                self._problem(
+                    path,
+                    f"has {', '.join(sorted(clash))} both beside anyOf and in a branch "
+                    "(or beside a $ref branch); move it into the branches",
+                )
+                return node
+            joined = {**siblings, **branch}
+            if "type" in siblings and "type" in branch:
+                kinds = _common_types(siblings["type"], branch["type"])
+                if not kinds:
+                    continue  # this branch accepts no value the type allows
+                joined["type"] = kinds[0] if len(kinds) == 1 else kinds
+            merged.append(joined)
+        if not merged:
+            self._problem(path, "accepts no value: its type excludes every anyOf branch")
+            return {k: v for k, v in node.items() if k in _ANNOTATIONS}
+        return {**{k: v for k, v in node.items() if k in keep}, "anyOf": merged}
 
     def _unravel(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
         """OpenAI rejects ``$ref`` with siblings: merge what it points to instead."""
@@ -287,7 +337,8 @@ class Walker:
             self._problem(path, f"has a $ref {value_text(ref)} left")
             return {}, None
         if ref != "#" and ref not in self.def_plans and not self._is_def_ref(ref):
-            self._problem(path, f"$ref {value_text(ref)} must point into $defs")
+            where = "" if ref.startswith("#") else " (a URI before '#' is not this schema)"
+            self._problem(path, f"$ref {value_text(ref)} must point into $defs{where}")
             return {}, None
         return {"$ref": ref}, RefPlan(self.def_plans, ref)
 
@@ -346,6 +397,8 @@ class Walker:
             kind = kind[0]
         enum = node.get("enum")
         if kind is None:
+            if self._untyped(node, path):
+                return {}, None
             kind = self._infer_kind(node)
         if kind is None and is_array(enum) and enum:
             kinds = sorted({_json_kind(v) for v in enum if v is not None})
@@ -372,7 +425,7 @@ class Walker:
         plan: Plan | None = None
         out: dict[str, Any] = {"type": kind}
         if is_array(enum):
-            out, null = self._enum(enum, kind, null, path, notes)
+            out, null = self._enum(enum, kind, null, "type" in node, path, notes)
         elif kind == "object":
             out, plan = self._object(node, path, depth, notes)
         elif kind == "array":
@@ -403,11 +456,31 @@ class Walker:
             out = self._nullable(out)
         return out, plan
 
+    def _untyped(self, node: dict[str, Any], path: Path) -> bool:
+        """Report an untyped node whose keywords constrain one kind of value only.
+
+        ``{"items": ...}`` without ``type`` also accepts every value that is not an
+        array: declaring it an array would show the model less than the tool
+        accepts, so the node is reported (the provider refuses or falls back) with
+        the type to add. An ``enum`` beside them fixes the values: no report.
+
+        Returns:
+            Whether a problem was reported.
+        """
+        if "enum" in node:
+            return False
+        for keywords, kind in (_OBJECT_KEYWORDS, "object"), (_ARRAY_KEYWORDS, "array"):
+            used = sorted(keywords & node.keys())
+            if used:
+                self._problem(
+                    path,
+                    f"has no type: {', '.join(used)} constrains only {kind}s, any other value "
+                    f'passes; add "type": "{kind}"',
+                )
+                return True
+        return False
+
     def _infer_kind(self, node: dict[str, Any]) -> str | None:
-        if any(k in node for k in ("properties", "additionalProperties", "patternProperties")):
-            return "object"
-        if "items" in node or "prefixItems" in node:
-            return "array"
         enum = node.get("enum")
         if is_array(enum):
             kinds = {_family(_json_kind(v)) for v in enum if v is not None}
@@ -438,12 +511,18 @@ class Walker:
         notes.append(f"{key}: {value_text(value)}")
 
     def _enum(
-        self, enum: list[Any], kind: str, null: bool, path: Path, notes: list[str]
+        self, enum: list[Any], kind: str, null: bool, typed: bool, path: Path, notes: list[str]
     ) -> tuple[dict[str, Any], bool]:
-        values = [v for v in enum if v is not None]
-        null = null or len(values) < len(enum)
+        """Return the enum's values of ``kind``, and whether ``null`` is allowed.
+
+        Beside a ``type``, a value of another type (``null`` included) can never be
+        valid: it is left out rather than shown to the model.
+        """
+        values = [v for v in enum if v is not None and _fits(v, kind)]
+        if not typed and any(v is None for v in enum):
+            null = True
         if not values:
-            self._problem(path, "has an empty enum (or only null)")
+            self._problem(path, f"has an enum with no {kind} value (or only null)")
             return {"type": kind}, null
         self.enum_values += len(values)
         if any(is_object(v) or is_array(v) for v in values):
@@ -452,11 +531,7 @@ class Walker:
         if self.rules.string_enums_only and kind != "string":
             notes.append(f"one of: {value_text(values)}")
             return {"type": kind}, null
-        kinds = {_json_kind(v) for v in values}
-        if self.rules.mixed_enums and len({_family(k) for k in kinds}) > 1:
-            types = sorted({"integer" if k == "integer" else k for k in kinds})
-            return {"type": types, "enum": list(values)}, null
-        return {"type": kind, "enum": list(values)}, null
+        return {"type": kind, "enum": values}, null
 
     def _array(
         self, node: dict[str, Any], path: Path, depth: int, notes: list[str]
@@ -501,10 +576,12 @@ class Walker:
                     "additionalProperties": False,
                 }, None
             return self._map(node, extra, patterns, path, depth, notes)
-        if is_object(extra) and extra:
-            self._problem(
-                path, "has both properties and additionalProperties; use one or the other"
-            )
+        for other in ("additionalProperties", "patternProperties", "unevaluatedProperties"):
+            # Named properties plus schemas for the other keys cannot be said: the
+            # closed object (strict) or the description (Gemini) would drop the others.
+            value = node.get(other)
+            if is_object(value) and value:
+                self._problem(path, f"has both properties and {other}; use one or the other")
         required_in = node.get("required")
         required: set[Any] = set(required_in) if is_array(required_in) else set()
         self.properties += len(props)
@@ -626,6 +703,24 @@ class Walker:
         if parts:
             result["description"] = " ".join(parts)[:_MAX_DESCRIPTION]
         return result
+
+
+def _common_types(a: Any, b: Any) -> list[str]:
+    """Return the JSON types both ``type`` values allow (``integer`` is within ``number``)."""
+    first = [k for k in (a if is_array(a) else [a]) if isinstance(k, str)]
+    second = {k for k in (b if is_array(b) else [b]) if isinstance(k, str)}
+    both = [k for k in first if k in second or (k == "integer" and "number" in second)]
+    if "number" in first and "integer" in second and "integer" not in both:
+        both.append("integer")
+    return both
+
+
+def _fits(value: Any, kind: str) -> bool:
+    """Whether ``value`` is of the JSON Schema type ``kind`` (``1.0`` is an integer)."""
+    found = _json_kind(value)
+    if kind == "integer" and found == "number":
+        return math.isfinite(value) and float(value).is_integer()
+    return found == kind or (kind == "number" and found == "integer")
 
 
 def _is_number(value: object) -> TypeGuard[float]:

@@ -5,7 +5,6 @@ Layer: schema adapters.
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -13,6 +12,7 @@ from typing import Any, ClassVar
 from typing_extensions import Protocol, TypeAlias
 
 from standard_tool._core import StandardToolError
+from standard_tool._shared import fresh_copy
 from standard_tool.dialects import (
     SUPPORTED_TARGETS,
     UnsupportedTargetError,
@@ -51,7 +51,7 @@ class JSONSchemaEmitter:
     """A ``json_schema`` object: ``input``/``output`` for any supported target.
 
     The library's schema is built and converted once per (side, target) and cached;
-    every call returns a deep copy, so callers may mutate what they get. A call with
+    every call returns a fresh copy, so callers may mutate what they get. A call with
     ``library_options`` bypasses the cache, as the options may change the schema.
     """
 
@@ -83,4 +83,4 @@ class JSONSchemaEmitter:
                 if cached is None:
                     cached = convert(self._emit(side, None), target)
                     self._cache[key] = cached
-        return copy.deepcopy(cached)
+        return fresh_copy(cached)
