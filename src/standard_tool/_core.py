@@ -331,7 +331,11 @@ class FastPath:
     A schema whose ``__standard__`` has a ``fast_path`` attribute holding one of
     these lets a builder skip the result object: ``convert(value)`` returns the
     validated value or raises one of ``errors``, and ``issues(error)`` turns
-    that error into the issues ``validate`` would have reported. ``convert`` can
+    that error into the issues ``validate`` would have reported. The builder
+    calls ``issues`` only when the issues of the error it raises are first read
+    (``err.issues``, ``str(err)``), so a rejected call that nobody inspects
+    skips the mapping; if ``issues`` fails, the error reports that in one issue
+    instead of raising. ``convert`` can
     be the schema library's own compiled function, so a validated call costs
     what the library costs. It must agree with ``validate`` exactly; the
     schema adapters of this package build ``validate`` on top of it.
@@ -340,11 +344,18 @@ class FastPath:
         convert: ``value -> validated value``; raises ``errors`` on failure.
         errors: the exception type (or tuple of types) that means "invalid".
         issues: ``error -> issues``, for an error ``convert`` raised.
+        raising: optional, ``target -> convert``: the same conversion, raising
+            ``StandardToolValidationError`` for ``target`` (``"input"`` or
+            ``"output"``) itself on failure, with the issues ``validate`` would
+            report. The builder then calls it with nothing to catch and
+            translate (the function tools' generated code raises the final
+            error directly); ``None``: the builder translates ``errors``.
     """
 
     convert: Callable[[Any], Any]
     errors: type[Exception] | tuple[type[Exception], ...]
     issues: Callable[[Any], Sequence[IssueLike]]
+    raising: Callable[[Literal["input", "output"]], Callable[[Any], Any]] | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -467,6 +478,24 @@ class ToolDefinitionError(StandardToolError, TypeError):
     __slots__ = ()
 
 
+# BaseException's own ``args`` descriptor (the C storage under the ``args`` property).
+_BASE_ARGS: Any = vars(BaseException)["args"]
+
+#: ``DEFERRED_ISSUES``: the first item of the "issues" of an error raised from a fast
+#: path, ``(DEFERRED_ISSUES, issues, error)``: the mapping, run when the issues are first
+#: read. Package-internal (the function tools' generated code raises it too).
+DEFERRED_ISSUES: Any = object()
+
+#: ``new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, issues, error))``:
+#: the error built by the exception's C constructor alone (no ``__init__`` frame), for
+#: the reject paths; every attribute is read from ``args`` until it is set.
+new_error: Any = BaseException.__new__
+
+
+def _is_deferred(issues: object) -> bool:
+    return type(issues) is tuple and len(issues) == 3 and issues[0] is DEFERRED_ISSUES  # pyright: ignore[reportUnknownArgumentType]
+
+
 class StandardToolValidationError(StandardToolError, ValueError):
     """Input or output of a tool failed validation.
 
@@ -477,25 +506,80 @@ class StandardToolValidationError(StandardToolError, ValueError):
     The message is ``"<target> validation failed: <path>: <message>; ..."``, each
     part bounded in length so a hostile value never produces a huge message. It
     is built when first read (``str(err)``), not when the error is raised: a
-    model loop that rejects bad input pays for the text only if it uses it.
+    model loop that rejects bad input pays for the text only if it uses it. When
+    the builder raises it from a schema's ``FastPath``, ``issues`` too are built
+    on first read, from the schema library's own error (kept as ``__cause__``);
+    ``args`` is ``(target, issues)`` either way.
     """
 
-    __slots__ = ("_message", "issues", "target")
+    # Kept in the instance's ``__dict__`` (every exception has one), not in slots: until
+    # one is set, the class's ``None`` is read and the value comes from ``args``. The
+    # reject paths build the error with ``new_error`` (the C constructor, no
+    # ``__init__``), so a rejection costs what raising a bare ``ValueError`` costs, and
+    # reading it raises nothing internally.
+    __slots__ = ()
 
-    target: Literal["input", "output"]
-    issues: tuple[IssueLike, ...]
-    _message: str | None
+    _target: Literal["input", "output"] | None = None
+    _issues: tuple[IssueLike, ...] | None = None
+    _message: str | None = None
 
-    # Raised on every rejected call, so construction stays minimal: the base class
-    # already stored ``(target, issues)`` as ``args``.
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
-        self.target = target
+        self._target = target
         if type(issues) is tuple:
-            self.issues = issues
+            if not (len(issues) == 3 and issues[0] is DEFERRED_ISSUES):  # pyright: ignore[reportUnknownArgumentType]
+                self._issues = issues
         else:
-            self.issues = tuple(issues)
-            self.args = (target, self.issues)
-        self._message = None
+            self._issues = tuple(issues)
+            _BASE_ARGS.__set__(self, (target, self._issues))
+
+    @property
+    def target(self) -> Literal["input", "output"]:
+        """``"input"`` or ``"output"``."""
+        target = self._target
+        if target is None:
+            target = _BASE_ARGS.__get__(self)[0]
+        return target
+
+    @target.setter
+    def target(self, value: Literal["input", "output"]) -> None:
+        self._target = value
+
+    @property
+    def issues(self) -> tuple[IssueLike, ...]:
+        """The schema's issues, as a tuple (built from the fast path's error on first read)."""
+        found = self._issues
+        if found is not None:
+            return found
+        issues: tuple[IssueLike, ...]
+        stored = _BASE_ARGS.__get__(self)
+        source: Any = stored[1] if len(stored) == 2 else ()
+        if _is_deferred(source):
+            issues = _issues_of(source[1], source[2])
+        else:
+            issues = source if type(source) is tuple else tuple(source)  # pyright: ignore[reportUnknownVariableType]
+        self._issues = issues
+        return issues
+
+    @issues.setter
+    def issues(self, value: tuple[IssueLike, ...]) -> None:
+        self._issues = value
+
+    if not TYPE_CHECKING:
+        # The base class holds ``(target, (DEFERRED_ISSUES, ...))`` for an error raised from
+        # a fast path until the issues are read; ``args`` shows ``(target, issues)`` always.
+        @property
+        def args(self):
+            stored = _BASE_ARGS.__get__(self)
+            if len(stored) == 2 and _is_deferred(stored[1]):
+                stored = (self.target, self.issues)
+                _BASE_ARGS.__set__(self, stored)
+            return stored
+
+        @args.setter
+        def args(self, value):
+            # Both are read from the stored source until set: set them before it goes.
+            self._target, self._issues = self.target, self.issues
+            _BASE_ARGS.__set__(self, value)
 
     def __str__(self) -> str:
         message = self._message
@@ -508,6 +592,16 @@ class StandardToolValidationError(StandardToolError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.issues))
+
+
+def _issues_of(issues: Callable[[Any], Sequence[IssueLike]], error: Any) -> tuple[IssueLike, ...]:
+    """Run a fast path's ``issues(error)``; a mapping that fails is reported, not raised."""
+    try:
+        found = issues(error)
+        return found if type(found) is tuple else tuple(found)  # pyright: ignore[reportUnknownVariableType]
+    except Exception as exc:  # a hostile schema's mapping must not break reading the error
+        message = f"the schema's issues could not be read ({type(exc).__name__}): {safe_str(error)}"
+        return (Issue(truncate_text(message, _MAX_MESSAGE)),)
 
 
 # --------------------------------------------------------------------------------------
@@ -588,7 +682,13 @@ def _fast_path(schema: Any) -> FastPath | None:
         return None
     if type(fast) is FastPath:
         return fast
-    return FastPath(convert, cast("type[Exception]", errors), cast("Any", issues))
+    raising = getattr(fast, "raising", None)
+    return FastPath(
+        convert,
+        cast("type[Exception]", errors),
+        cast("Any", issues),
+        cast("Any", raising) if callable(raising) else None,
+    )
 
 
 def _is_exception_spec(errors: object) -> bool:
@@ -653,6 +753,13 @@ def _build_sync_run(
                 return handler(input, meta)
 
             return run
+        if fast_in is not None and fast_in.raising is not None:
+            raising = fast_in.raising("input")
+
+            def run_raising(input: Any = None, meta: Any = None) -> Any:
+                return call(raising(input), meta)
+
+            return run_raising
         if fast_in is not None:
             convert, errors, issues = fast_in.convert, fast_in.errors, fast_in.issues
 
@@ -660,7 +767,9 @@ def _build_sync_run(
                 try:
                     value = convert(input)
                 except errors as err:
-                    raise StandardToolValidationError("input", issues(err)) from err
+                    raise new_error(
+                        StandardToolValidationError, "input", (DEFERRED_ISSUES, issues, err)
+                    ) from err
                 return call(value, meta)
 
             return run_fast
@@ -684,6 +793,13 @@ def _build_sync_run(
             return unwrap_out(call(input, meta))
 
         return run_out
+    if fast_in is not None and fast_in.raising is not None:
+        raising_in = fast_in.raising("input")
+
+        def run_both_raising(input: Any = None, meta: Any = None) -> Any:
+            return unwrap_out(call(raising_in(input), meta))
+
+        return run_both_raising
     if fast_in is not None:
         convert_in, errors_in, issues_in = fast_in.convert, fast_in.errors, fast_in.issues
 
@@ -691,7 +807,9 @@ def _build_sync_run(
             try:
                 value = convert_in(input)
             except errors_in as err:
-                raise StandardToolValidationError("input", issues_in(err)) from err
+                raise new_error(
+                    StandardToolValidationError, "input", (DEFERRED_ISSUES, issues_in, err)
+                ) from err
             return unwrap_out(call(value, meta))
 
         return run_both_fast
@@ -719,13 +837,17 @@ def _unwrapper(
 
 
 def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Callable[[Any], Any]:
+    if fast.raising is not None:
+        return fast.raising(target)
     convert, errors, issues = fast.convert, fast.errors, fast.issues
 
     def unwrap_fast(value: Any) -> Any:
         try:
             return convert(value)
         except errors as err:
-            raise StandardToolValidationError(target, issues(err)) from err
+            raise new_error(
+                StandardToolValidationError, target, (DEFERRED_ISSUES, issues, err)
+            ) from err
 
     return unwrap_fast
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from typing_extensions import TypeAlias
 
+from standard_tool._core import DEFERRED_ISSUES, StandardToolValidationError, new_error
 from standard_tool._function._checks import (
     BAD,
     MAX_ISSUES,
@@ -532,6 +533,8 @@ def generate(
     report: Callable[[list[Err]], Any],
     *,
     raises: bool = False,
+    target: str | None = None,
+    lazy: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)``: straight-line generated code, one pass over the value.
@@ -542,15 +545,22 @@ def generate(
     are recorded with their path, and the pass goes on; at the end an invalid
     value returns ``report(errs)``, the same problems in the same order as the
     full check, ``failure(value)``, would find (with ``raises``, ``report(errs)``
-    returns an exception, which is raised). ``failure(value)`` is still used
+    returns an exception, which is raised; with ``target``, the code raises
+    ``StandardToolValidationError`` for ``target`` itself, its issues
+    ``report(errs)`` built when first read). ``failure(value)`` is still used
     when the input is not an object of the right keys, and when its keys come in
     an order that would make the full check report problems in another order.
     ``what`` names the code in its filename (``<standard_tool generated ...>``).
 
     Compiling a long source costs a few tenths of a millisecond, so it happens
-    on the first call, not at decoration (see ``_ready``).
+    on the first call, not at decoration (see ``_ready``); ``lazy``: even a
+    one-test source (a function the builder may never call).
     """
-    return _ready(lambda: _source(check, success, failure, report, raises), what, _small(check))
+    return _ready(
+        lambda: _source(check, success, failure, report, raises, target),
+        what,
+        _small(check) and not lazy,
+    )
 
 
 def generate_check(
@@ -558,6 +568,7 @@ def generate_check(
     success: Callable[[Any], Any] | None,
     failure: Callable[..., Any],
     *,
+    lazy: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)`` checking a Python value without converting it.
@@ -581,7 +592,7 @@ def generate_check(
         )
         return text, gen.ns, []
 
-    return _ready(source, what, _small(check))
+    return _ready(source, what, _small(check) and not lazy)
 
 
 def _small(check: Check) -> bool:
@@ -641,6 +652,7 @@ def _source(
     failure: Callable[..., Any],
     report: Callable[[list[Err]], Any],
     raises: bool,
+    target: str | None = None,
 ) -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
     """Generate the code ``generate`` describes: its source, constants and item checks."""
     gen = _Gen()
@@ -657,6 +669,10 @@ def _source(
         # Several failed values, or an early stop: the problems are the full
         # check's when the keys come in declaration order.
         if order is None or _in_order(value, order):
+            if target is not None:
+                raise new_error(
+                    StandardToolValidationError, target, (DEFERRED_ISSUES, report, errs)
+                )
             if raises:
                 raise report(errs)
             return report(errs)
@@ -673,6 +689,11 @@ def _source(
     # One failed value (and no early stop): its problems are the only ones, whatever
     # the order of the keys.
     one = "raise REPORT(errs)" if raises else "return REPORT(errs)"
+    if target is not None:
+        # The final error, built by its C constructor: nothing above catches and re-raises.
+        gen.ns.update(NEW=new_error, ERROR=StandardToolValidationError, TARGET=target)
+        gen.ns.update(DEFERRED=DEFERRED_ISSUES)
+        one = "raise NEW(ERROR, TARGET, (DEFERRED, REPORT, errs))"
     source = "\n".join(
         [
             *gen.functions,

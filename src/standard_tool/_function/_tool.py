@@ -16,7 +16,6 @@ from __future__ import annotations
 import collections.abc
 import inspect
 import math
-import operator
 import types
 import typing
 from collections.abc import (
@@ -43,14 +42,17 @@ from typing_extensions import (
 
 from standard_tool._context import Event, ToolContext, current_context, stream_tool
 from standard_tool._core import (
+    DEFERRED_ISSUES,
     STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
     FastPath,
     Issue,
+    StandardToolValidationError,
     Tool,
     ToolDefinitionError,
     build_tool,
+    new_error,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import exec_generated, generate, generate_check
@@ -127,6 +129,10 @@ def _issue(message: str, path: tuple[Any, ...] | None) -> Issue:
 
 
 def _issues(errs: list[Err]) -> tuple[Issue, ...]:
+    if len(errs) == 1:  # the common case, inline
+        e = errs[0]
+        rpath = e.rpath
+        return (_issue(e.message, tuple(rpath[::-1]) if rpath else None),)
     out: list[Issue] = []
     for e in errs[:MAX_ISSUES]:
         rpath = e.rpath
@@ -139,16 +145,7 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
 def _failure(errs: list[Err]) -> FailureResult:
     """``FailureResult(_issues(errs))``, built without the frozen dataclass ``__init__``."""
     result = _new(FailureResult)
-    if len(errs) == 1:  # the common case, inline
-        e = errs[0]
-        rpath = e.rpath
-        issue = _new(Issue)
-        _set_message(issue, e.message)
-        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
-        _set_code(issue, issue_code(e.message))
-        _set_issues(result, (issue,))
-    else:
-        _set_issues(result, _issues(errs))
+    _set_issues(result, _issues(errs))
     _set_value(result, None)
     return result
 
@@ -186,27 +183,28 @@ class _JSONSchemaConverter:
 
 
 class _Invalid(Exception):
-    """Raised by a function schema's fast path; ``args`` are the issues ``validate`` reports."""
+    """Raised by a function schema's fast path: ``_Invalid(errs)``, the problems found.
+
+    Its issues (what ``validate`` reports) are built from them only when read,
+    through ``_invalid_issues``: a rejected call whose issues nobody reads skips
+    that. Built by the exception's own C initialiser, so raising it costs no frame.
+    """
+
+    __slots__ = ()
 
     def __str__(self) -> str:
-        n = len(self.args)
+        n = len(_invalid_issues(self))
         return f"invalid value ({n} issue{'' if n == 1 else 's'})"
 
 
-#: ``error -> issues`` for an ``_Invalid`` (its ``args``; a C call, not a Python one).
-_invalid_issues: Callable[[_Invalid], tuple[Issue, ...]] = operator.attrgetter("args")
+def _invalid_issues(error: _Invalid) -> tuple[Issue, ...]:
+    """``error -> issues`` for an ``_Invalid``: the issues ``validate`` reports."""
+    errs: list[Err] = error.args[0]
+    return _issues(errs)
 
 
-def _invalid(errs: list[Err]) -> _Invalid:
-    if len(errs) == 1:  # the common case, inline
-        e = errs[0]
-        rpath = e.rpath
-        issue = _new(Issue)
-        _set_message(issue, e.message)
-        _set_path(issue, tuple(rpath[::-1]) if rpath else None)
-        _set_code(issue, issue_code(e.message))
-        return _Invalid(issue)
-    return _Invalid(*_issues(errs))
+#: What the generated code raises for the problems it found.
+_invalid = _Invalid
 
 
 def _raise_invalid(errs: list[Err]) -> Any:
@@ -214,7 +212,7 @@ def _raise_invalid(errs: list[Err]) -> Any:
 
 
 class _Props:
-    __slots__ = ("fast_path", "full_validate", "json_schema", "validate")
+    __slots__ = ("_raising", "fast_path", "full_validate", "json_schema", "validate")
 
     version = 1
     vendor = "standard-tool"
@@ -238,12 +236,23 @@ class _Props:
             return out
 
         shape = shape_of(check)
+        #: ``FastPath.raising``'s converts, by target, each generated on first use.
+        self._raising: dict[str, Callable[[Any], Any]] = {}
+
+        def raising(target: Literal["input", "output"]) -> Callable[[Any], Any]:
+            made = self._raising.get(target)
+            if made is None:
+                made = self._raising[target] = _raising(label, check, python, target)
+            return made
+
         if python:
             # Python values (return values): checked by generated tests, never converted.
             self.validate = generate_check(check, _Valid, slow, what=f"{label} validate")
             self.full_validate = slow
-            convert = generate_check(check, None, slow_convert, what=f"{label} convert")
-            self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+            # ``convert`` raises ``_Invalid`` for a caller of the fast path other than
+            # the builder (which uses ``raising``): compiled only if one calls it.
+            convert = generate_check(check, None, slow_convert, lazy=True, what=f"{label} convert")
+            self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
             return
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
         validate = (
@@ -256,11 +265,39 @@ class _Props:
         self.full_validate = slow
         # What the core's builder calls: the value or an exception, no result object.
         convert = (
-            generate(check, None, slow_convert, _invalid, raises=True, what=f"{label} convert")
+            generate(
+                check,
+                None,
+                slow_convert,
+                _invalid,
+                raises=True,
+                lazy=True,
+                what=f"{label} convert",
+            )
             if shape is not None
             else slow_convert
         )
-        self.fast_path = FastPath(convert, _Invalid, _invalid_issues)
+        self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
+
+
+def _raising(
+    label: str, check: Check, python: bool, target: Literal["input", "output"]
+) -> Callable[[Any], Any]:
+    """Return the fast path for ``target``: it raises the tool's final error itself."""
+
+    def slow_raising(value: Any) -> Any:
+        errs: list[Err] = []
+        out = check(value, errs)
+        if out is BAD:
+            raise new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, _issues, errs))
+        return out
+
+    what = f"{label} convert ({target} error)"
+    if python:
+        return generate_check(check, None, slow_raising, what=what)
+    if shape_of(check) is None:
+        return slow_raising
+    return generate(check, None, slow_raising, _issues, raises=True, target=target, what=what)
 
 
 class FunctionSchema:
