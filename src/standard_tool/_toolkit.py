@@ -1269,6 +1269,13 @@ async def run_batch(
     """
     import asyncio
 
+    if len(requests) == 1 and math.isinf(requests[0][3]):  # one call, no deadline: no task
+        name, input, call_id, limit = requests[0]
+        return [
+            await kit.aexecute(
+                name, input, meta, timeout=limit, call_id=call_id, on_progress=on_progress
+            )
+        ]
     start = _clock()
     loop = asyncio.get_running_loop()
     eager_task: Any = asyncio.Task  # ``eager_start`` is not in every Python's stubs
