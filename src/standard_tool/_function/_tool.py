@@ -59,7 +59,7 @@ from standard_tool._function._codegen import exec_generated, generate, generate_
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
-from standard_tool._shared import fresh_copy, truncate_text
+from standard_tool._shared import Snapshot, truncate_text
 
 __all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
@@ -165,7 +165,7 @@ class _JSONSchemaConverter:
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self._schema = schema
-        self._cache: dict[str, dict[str, Any]] = {}
+        self._cache: dict[str, Snapshot[dict[str, Any]]] = {}
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema for ``target`` (a fresh copy)."""
@@ -173,9 +173,9 @@ class _JSONSchemaConverter:
         if cached is None:
             from standard_tool.dialects import convert
 
-            cached = convert(self._schema, target)
+            cached = Snapshot(convert(self._schema, target))
             self._cache[target] = cached
-        return fresh_copy(cached)
+        return cached.get()
 
     def output(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema for ``target`` (a fresh copy); the same as ``input``."""

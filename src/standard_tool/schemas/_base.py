@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from typing_extensions import Protocol, TypeAlias
 
 from standard_tool._core import StandardToolError
-from standard_tool._shared import fresh_copy
+from standard_tool._shared import Snapshot
 from standard_tool.dialects import (
     SUPPORTED_TARGETS,
     UnsupportedTargetError,
@@ -59,7 +59,7 @@ class JSONSchemaEmitter:
 
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
-        self._cache: dict[tuple[str, str], dict[str, Any]] = {}
+        self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
@@ -81,6 +81,6 @@ class JSONSchemaEmitter:
             with self._lock:
                 cached = self._cache.get(key)
                 if cached is None:
-                    cached = convert(self._emit(side, None), target)
+                    cached = Snapshot(convert(self._emit(side, None), target))
                     self._cache[key] = cached
-        return fresh_copy(cached)
+        return cached.get()
