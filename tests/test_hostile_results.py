@@ -107,6 +107,8 @@ def test_text_result_never_exceeds_max_chars() -> None:
     for n in (0, 1, 3, 10, 26, 27, 40):
         assert len(text_result("x" * 100, max_chars=n)) <= n
         assert len(text_result(list(range(100)), max_chars=n)) <= n
+        for scalar in (None, True, False, 10**200, -(10**200)):  # the converter's shortcuts
+            assert len(text_result(scalar, max_chars=n)) <= n
         assert len(text_result(ValueError("y" * 100), error_max_chars=n)) <= n
 
 

@@ -190,7 +190,7 @@ def _output_text(value: Any, max_chars: int) -> str:
         return sendable(truncate_text(value, max_chars))
     kind = value.__class__
     if kind is bool or value is None:
-        return _SCALAR_TEXT[value]
+        return truncate_text(_SCALAR_TEXT[value], max_chars)
     if kind is int and -_SMALL_INT < value < _SMALL_INT:
         return truncate_text(str(value), max_chars)
     return truncate_text(json_text(jsonable(value, max(max_chars, 1))), max_chars)
