@@ -97,7 +97,9 @@ class Snapshot(Generic[_T]):
         data = self._data
         if data is not None:
             return cast("_T", marshal.loads(data))
-        return fresh_copy(cast("_T", self._value))
+        import copy
+
+        return copy.deepcopy(cast("_T", self._value))  # marshal refused it once already
 
 
 class _Missing:

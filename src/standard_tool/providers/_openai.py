@@ -534,17 +534,8 @@ def _chat_calls(response: Any) -> list[Call]:
             function: Any = call.get("function")
             if type(function) is dict and call.get("type", "function") == "function":
                 spec = cast("dict[str, Any]", function)
-                call_id, name = call.get("id"), spec.get("name")
-                calls.append(
-                    Call(
-                        call_id
-                        if type(call_id) is str and call_id.isascii()
-                        else wire_text(call_id),
-                        name if type(name) is str and name.isascii() else wire_text(name),
-                        spec.get("arguments"),
-                        True,
-                    )
-                )
+                name = wire_text(spec.get("name"))
+                calls.append(Call(wire_text(call.get("id")), name, spec.get("arguments"), True))
                 continue
         call_id = wire_text(field(item, "id"))
         kind = field(item, "type")
