@@ -946,15 +946,7 @@ class Toolkit:
             metadata = collected_metadata(context)
         else:
             metadata = context
-        return ToolResult(
-            name,
-            call_id,
-            False,
-            error=error,
-            duration=time.perf_counter() - start,
-            exception=exc,
-            metadata=metadata,
-        )
+        return _failed(name, call_id, start, error, exc, metadata)
 
 
 class RenamedTool:
