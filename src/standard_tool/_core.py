@@ -492,7 +492,7 @@ DEFERRED_ISSUES: Any = object()
 new_error: Any = BaseException.__new__
 
 
-def _is_deferred(issues: object) -> bool:
+def _is_deferred(issues: Any) -> bool:
     return type(issues) is tuple and len(issues) == 3 and issues[0] is DEFERRED_ISSUES  # pyright: ignore[reportUnknownArgumentType]
 
 
@@ -526,7 +526,7 @@ class StandardToolValidationError(StandardToolError, ValueError):
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self._target = target
         if type(issues) is tuple:
-            if not (len(issues) == 3 and issues[0] is DEFERRED_ISSUES):  # pyright: ignore[reportUnknownArgumentType]
+            if not _is_deferred(issues):
                 self._issues = issues
         else:
             self._issues = tuple(issues)
@@ -793,14 +793,7 @@ def _build_sync_run(
             return unwrap_out(call(input, meta))
 
         return run_out
-    if fast_in is not None and fast_in.raising is not None:
-        raising_in = fast_in.raising("input")
-
-        def run_both_raising(input: Any = None, meta: Any = None) -> Any:
-            return unwrap_out(call(raising_in(input), meta))
-
-        return run_both_raising
-    if fast_in is not None:
+    if fast_in is not None and fast_in.raising is None:  # else ``unwrap_in`` raises itself
         convert_in, errors_in, issues_in = fast_in.convert, fast_in.errors, fast_in.issues
 
         def run_both_fast(input: Any = None, meta: Any = None) -> Any:
