@@ -130,6 +130,10 @@ GOOD: dict[str, Any] = {
     "note": None,
 }
 BAD: dict[str, Any] = {**GOOD, "items": [*GOOD["items"][:9], {"sku": "sku-9", "qty": 0}]}
+# A function tool generates its code on its first call, then makes that code its
+# ``execute``: a reference taken before (``_rejecting(place_order.execute, ...)``)
+# would keep going through the function that made it. Steady state is measured.
+place_order.execute(GOOD)
 
 TA = TypeAdapter(Order)
 TA_VALIDATE = TA.validate_python

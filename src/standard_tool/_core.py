@@ -347,9 +347,11 @@ class FastPath:
         raising: optional, ``target -> convert``: the same conversion, raising
             ``StandardToolValidationError`` for ``target`` (``"input"`` or
             ``"output"``) itself on failure, with the issues ``validate`` would
-            report. The builder then calls it with nothing to catch and
-            translate (the function tools' generated code raises the final
-            error directly); ``None``: the builder translates ``errors``.
+            report. The builder calls it on a tool's first call (so it may
+            compile code then, not at decoration), then calls what it returned
+            with nothing to catch and translate (the function tools' generated
+            code raises the final error directly); ``None``: the builder
+            translates ``errors``.
     """
 
     convert: Callable[[Any], Any]
@@ -727,6 +729,10 @@ def _value(target: Literal["input", "output"], result: Any) -> Any:
 # path inlined: a call costs one extra frame over validate plus the handler.
 
 
+def _unchecked(value: Any) -> Any:
+    return value
+
+
 def _build_sync_run(
     handler: Callable[..., Any],
     arity: int,
@@ -742,7 +748,37 @@ def _build_sync_run(
         return handler()
 
     call: _Run = handler if arity == 2 else call1 if arity == 1 else call0
-    unwrap_in = None if check_in is None else _unwrapper("input", check_in, fast_in)
+    # A ``FastPath.raising`` convert is made on the first call (generating it costs
+    # more than a decoration should), then bound into the cell the paths below read:
+    # no stub frame between a call and the generated code from then on.
+    unwrap_in: Callable[[Any], Any] = _unchecked
+    unwrap_out: Callable[[Any], Any] = _unchecked
+    if check_in is None:
+        pass
+    elif fast_in is not None and fast_in.raising is not None:
+        make_in = fast_in.raising
+
+        def bind_in(value: Any) -> Any:
+            nonlocal unwrap_in
+            unwrap_in = made = make_in("input")
+            return made(value)
+
+        unwrap_in = bind_in
+    else:
+        unwrap_in = _unwrapper("input", check_in, fast_in)
+    if check_out is None:
+        pass
+    elif fast_out is not None and fast_out.raising is not None:
+        make_out = fast_out.raising
+
+        def bind_out(value: Any) -> Any:
+            nonlocal unwrap_out
+            unwrap_out = made = make_out("output")
+            return made(value)
+
+        unwrap_out = bind_out
+    else:
+        unwrap_out = _unwrapper("output", check_out, fast_out)
 
     if check_out is None:
         if check_in is None:
@@ -754,10 +790,9 @@ def _build_sync_run(
 
             return run
         if fast_in is not None and fast_in.raising is not None:
-            raising = fast_in.raising("input")
 
             def run_raising(input: Any = None, meta: Any = None) -> Any:
-                return call(raising(input), meta)
+                return call(unwrap_in(input), meta)
 
             return run_raising
         if fast_in is not None:
@@ -786,8 +821,7 @@ def _build_sync_run(
             return call(result.value, meta)
 
         return run_in
-    unwrap_out = _unwrapper("output", check_out, fast_out)
-    if unwrap_in is None:
+    if check_in is None:
 
         def run_out(input: Any = None, meta: Any = None) -> Any:
             return unwrap_out(call(input, meta))
@@ -806,10 +840,9 @@ def _build_sync_run(
             return unwrap_out(call(value, meta))
 
         return run_both_fast
-    checked_in = unwrap_in
 
     def run_both(input: Any = None, meta: Any = None) -> Any:
-        return unwrap_out(call(checked_in(input), meta))
+        return unwrap_out(call(unwrap_in(input), meta))
 
     return run_both
 
@@ -831,7 +864,7 @@ def _unwrapper(
 
 def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Callable[[Any], Any]:
     if fast.raising is not None:
-        return fast.raising(target)
+        return _late(fast.raising, target)
     convert, errors, issues = fast.convert, fast.errors, fast.issues
 
     def unwrap_fast(value: Any) -> Any:
@@ -843,6 +876,21 @@ def _fast_unwrapper(target: Literal["input", "output"], fast: FastPath) -> Calla
             ) from err
 
     return unwrap_fast
+
+
+def _late(
+    make: Callable[[Literal["input", "output"]], Callable[[Any], Any]],
+    target: Literal["input", "output"],
+) -> Callable[[Any], Any]:
+    """``make(target)``, made on the first call rather than now (one frame per call)."""
+    made: list[Callable[[Any], Any]] = []
+
+    def late(value: Any) -> Any:
+        if not made:
+            made.append(make(target))
+        return made[0](value)
+
+    return late
 
 
 def _build_async_run(

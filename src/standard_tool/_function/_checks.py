@@ -187,17 +187,29 @@ class Leaf:
     render: Render
     #: The test is always true (``Any``): the generated code leaves it out.
     trivial: bool = False
+    #: For a leaf made by ``also``: the first leaf's test alone. A value that
+    #: passes it but fails the whole test is certainly invalid (the check keeps
+    #: such a value as it is and applies the same added tests), so the generated
+    #: code records it without calling the check, which runs when the error is read.
+    base: Render | None = None
 
     def test(self, src: str, constant: Callable[[Any], str]) -> str:
         """Return the test's source for the value ``src``."""
         return "True" if self.trivial else self.render(src, constant)
 
     def also(self, render: Render) -> Leaf:
-        """Return a leaf that also requires ``render``'s test."""
+        """Return a leaf that also requires ``render``'s test.
+
+        The check it describes must return a value passing this leaf's test
+        unchanged and then fail exactly when ``render``'s test does.
+        """
         first = self.render
         if self.trivial:
             return Leaf(render)
-        return Leaf(lambda x, k: f"{first(x, k)} and {render(x, k)}")
+        return Leaf(
+            lambda x, k: f"{first(x, k)} and {render(x, k)}",
+            base=first if self.base is None else self.base,
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -6,10 +6,11 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import linecache
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from typing_extensions import TypeAlias
@@ -31,7 +32,7 @@ from standard_tool._function._checks import (
 )
 from standard_tool._shared import truncate_text
 
-__all__ = ["exec_generated", "generate", "generate_check"]
+__all__ = ["Fused", "exec_generated", "generate", "generate_check", "generate_execute"]
 
 # --------------------------------------------------------------------------------------
 # Code generation: one straight-line function for the common, valid case
@@ -64,6 +65,10 @@ class _Gen:
         #: The objects the one pass checks field by field: (path, keys, required, known).
         self.shapes: list[tuple[tuple[Any, ...], tuple[str, ...], frozenset[str], frozenset[str]]]
         self.shapes = []
+        #: Fusing the handler call: the root object's dict is not built; its fields'
+        #: variables by key are left in ``root_names`` (``None``: it must be built).
+        self.fuse_root = False
+        self.root_names: dict[str, str] | None = None
 
     def function(self, check: Check, depth: int) -> str:
         """Emit ``def fN(value)`` returning the converted value or ``BAD``; return its name."""
@@ -262,6 +267,32 @@ class _Gen:
                 self.emit(f"PREFIX(errs, start, {self.const(rpath)})", indent + 1)
         self.emit("if len(errs) >= MAX_ISSUES: return DONE(value, errs, 0)", indent + 1)
 
+    def leaf_fail(
+        self, leaf: Leaf, full: str, src: str, out: str, path: tuple[Any, ...], indent: int
+    ) -> None:
+        """Emit the branch for a value that failed ``leaf``'s inline test.
+
+        A value that passes the leaf's ``base`` test is certainly invalid: it is
+        recorded as ``(check, value, rpath)`` and its ``Err`` made when the errors
+        are read (``_recorded``); any other goes through the full check now.
+        """
+        if leaf.base is None or not path:
+            self.fail(f"{full}({src}, errs)", out, path, indent, single=True)
+            return
+        self.emit(f"if {leaf.base(src, self.const)}:", indent)
+        rpath = list(reversed(path))
+        if any(isinstance(k, _Index) for k in rpath):
+            keys = ", ".join(k.expr if isinstance(k, _Index) else self.const(k) for k in rpath)
+            where = f"({keys},)"
+        else:
+            where = self.const(tuple(rpath))
+        self.emit("if errs is None: errs = []", indent + 1)
+        self.emit(f"errs.append(({full}, {src}, {where}))", indent + 1)
+        self.emit("bad += 1", indent + 1)
+        self.emit(f"if len(errs) >= MAX_ISSUES: {_done(None, '0')}", indent + 1)
+        self.emit("else:", indent)
+        self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
+
     def spine(self, check: Check, src: str, path: tuple[Any, ...], indent: int, depth: int) -> str:
         """Emit code leaving the converted value in a variable (returned); never returns early.
 
@@ -274,7 +305,7 @@ class _Gen:
         if isinstance(shape, Leaf) and src != "value":
             if not shape.trivial:
                 self.emit(f"if not ({shape.test(src, self.const)}):", indent)
-                self.fail(f"{full}({src}, errs)", src, path, indent + 1, single=True)
+                self.leaf_fail(shape, full, src, src, path, indent + 1)
             return src
         if isinstance(shape, ObjectOf):
             return self.spine_object(check, shape.fields, src, path, indent, depth)
@@ -292,7 +323,7 @@ class _Gen:
             if not inner.trivial:
                 test = inner.test(src, self.const)
                 self.emit(f"if {src} is not None and not ({test}):", indent)
-                self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
+                self.leaf_fail(inner, full, src, out, path, indent + 1)
             return out
         if isinstance(shape, ListOf) and isinstance(inner, (Leaf, ObjectOf)):
             item = self.var("i")
@@ -419,6 +450,10 @@ class _Gen:
                 self.emit("pass", body + 1)
             if default is not MISSING:
                 self.emit(f"else: {var} = {self.const(default)}", body)
+        if root and self.fuse_root and all(f[2] or f[3] is not MISSING for f in fields):
+            # Every field has a value here: the handler call reads the variables.
+            self.root_names = names
+            return out
         # The result keys in the fast path's order: required first, then the others.
         literal = [k for k, *_ in required]
         rest = list(optional)
@@ -535,6 +570,7 @@ def generate(
     raises: bool = False,
     target: str | None = None,
     lazy: bool = False,
+    now: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)``: straight-line generated code, one pass over the value.
@@ -554,13 +590,55 @@ def generate(
 
     Compiling a long source costs a few tenths of a millisecond, so it happens
     on the first call, not at decoration (see ``_ready``); ``lazy``: even a
-    one-test source (a function the builder may never call).
+    one-test source (a function the builder may never call); ``now``: compile
+    now whatever its size (the caller is itself called on first use).
     """
     return _ready(
         lambda: _source(check, success, failure, report, raises, target),
         what,
-        _small(check) and not lazy,
+        now or (_small(check) and not lazy),
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Fused:
+    """What ``generate_execute`` joins to an input's validation: the handler and the output.
+
+    Attributes:
+        run: ``run(value, meta)``, the handler on the validated dict (for the
+            values the full check converts).
+        out: the output's raising convert, or ``None`` for no output check.
+        call: the handler call's source for the validated fields' variables by
+            key (the names in ``constants`` are its free names).
+        constants: what ``call``'s source refers to.
+    """
+
+    run: Callable[[Any, Any], Any]
+    out: Callable[[Any], Any] | None
+    call: Callable[[Mapping[str, str]], str]
+    constants: Mapping[str, Any]
+
+
+def generate_execute(
+    check: Check,
+    failure: Callable[[Any], Any],
+    report: Callable[[list[Err]], Any],
+    fused: Fused,
+    *,
+    what: str,
+) -> Callable[..., Any] | None:
+    """Return ``execute(value=None, meta=None)``: validation, handler and output in one frame.
+
+    The same code as ``generate(..., raises=True, target="input")``, ending in the
+    handler call on the fields' variables (no dict built, no frame in between)
+    and the output check, instead of returning the value; where that code would
+    return a value the full check converted (``failure``), the value goes through
+    ``fused.run`` and ``fused.out``. ``None`` when ``check`` is not an object.
+    Compiled now: the caller asks for it on a tool's first call.
+    """
+    if not isinstance(shape_of(check), ObjectOf):
+        return None
+    return _ready(lambda: _source(check, None, failure, report, True, "input", fused), what, True)
 
 
 def generate_check(
@@ -569,13 +647,15 @@ def generate_check(
     failure: Callable[..., Any],
     *,
     lazy: bool = False,
+    now: bool = False,
     what: str = "validator",
 ) -> Callable[..., Any]:
     """Return ``validate(value)`` checking a Python value without converting it.
 
     A value the generated tests pass returns ``success(value)`` (``value`` itself
     when ``success`` is ``None``); any other goes to ``failure(value)``, the full
-    check, which decides and reports. Compiled as ``generate``'s code is.
+    check, which decides and reports. Compiled as ``generate``'s code is
+    (``lazy`` and ``now`` alike).
     """
 
     def source() -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
@@ -592,7 +672,7 @@ def generate_check(
         )
         return text, gen.ns, []
 
-    return _ready(source, what, _small(check) and not lazy)
+    return _ready(source, what, now or (_small(check) and not lazy))
 
 
 def _small(check: Check) -> bool:
@@ -653,9 +733,16 @@ def _source(
     report: Callable[[list[Err]], Any],
     raises: bool,
     target: str | None = None,
+    fused: Fused | None = None,
 ) -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
-    """Generate the code ``generate`` describes: its source, constants and item checks."""
+    """Generate the code ``generate`` describes: its source, constants and item checks.
+
+    With ``fused``, the code ``generate_execute`` describes (its function is still
+    named ``validate``).
+    """
     gen = _Gen()
+    gen.fuse_root = fused is not None
+    report = _reading(report)
     shape = shape_of(check)
     if isinstance(shape, Leaf):
         if not shape.trivial:
@@ -694,16 +781,88 @@ def _source(
         gen.ns.update(NEW=new_error, ERROR=StandardToolValidationError, TARGET=target)
         gen.ns.update(DEFERRED=DEFERRED_ISSUES)
         one = "raise NEW(ERROR, TARGET, (DEFERRED, REPORT, errs))"
+    head = "def validate(value, /, library_options=None):"
+    last = f"return {result if success is None else f'SUCCESS({result})'}"
+    lines = gen.lines
+    if fused is not None:
+        head, last, lines = _fuse(gen, fused, result)
     source = "\n".join(
         [
             *gen.functions,
-            "def validate(value, /, library_options=None):",
+            head,
             "    errs = None",
             "    bad = 0",
-            *gen.lines,
+            *lines,
             f"    if bad == 1: {one}",
-            "    if bad: return DONE(value, errs, bad)",
-            f"    return {result if success is None else f'SUCCESS({result})'}\n",
+            f"    if bad: {_done(fused, 'bad')}",
+            f"    {last}\n",
         ]
     )
     return source, gen.ns, gen.pending
+
+
+def _reading(report: Callable[[list[Err]], Any]) -> Callable[[list[Any]], Any]:
+    """``report``, first turning the problems the pass recorded as tuples into ``Err``s."""
+
+    def read(errs: list[Any]) -> Any:
+        return report(_recorded(errs))
+
+    return read
+
+
+def _recorded(errs: list[Any]) -> list[Err]:
+    """Make the ``Err`` of each ``(check, value, rpath)`` in ``errs``, in place.
+
+    The generated code records a leaf value it knows to be invalid this way
+    (``leaf_fail``); the check called on it now appends the one ``Err`` the full
+    check would have, which gets the recorded path.
+    """
+    for i, err in enumerate(errs):
+        if type(err) is tuple:
+            check, value, rpath = cast("tuple[Check, Any, tuple[Any, ...]]", err)
+            found: list[Err] = []
+            if check(value, found) is not BAD or len(found) != 1:  # pragma: no cover
+                # Never: ``Leaf.base`` promises the check fails with one error.
+                found = [Err(f"invalid value (an internal check disagreed on {value!r:.80})")]
+            made = found[0]
+            made.rpath = list(rpath)
+            errs[i] = made
+    return errs
+
+
+def _done(fused: Fused | None, failed: str) -> str:
+    """Return the statement ending the pass through ``DONE`` (on to the handler, fused)."""
+    done = f"DONE(value, errs, {failed})"
+    return f"return {done}" if fused is None else f"return FINISH({done}, meta)"
+
+
+def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str, list[str]]:
+    """Return the head, last line and body of ``generate_execute``'s function.
+
+    A value the pass returns before its end (converted by the full check) goes on
+    through ``FINISH``: the handler, then the output check, as the core's builder
+    would take it.
+    """
+    run, out = fused.run, fused.out
+
+    def finish(value: Any, meta: Any) -> Any:
+        output = run(value, meta)
+        return output if out is None else out(output)
+
+    gen.ns.update(fused.constants)
+    gen.ns.update(FINISH=finish, OUT=out)
+    early = {
+        "return FALLBACK(value)": "return FINISH(FALLBACK(value), meta)",
+        f"{_done(None, '0')}": _done(fused, "0"),
+    }
+    lines: list[str] = []
+    for line in gen.lines:
+        for plain, joined in early.items():
+            line = line.replace(plain, joined)
+        lines.append(line)
+    if gen.root_names is None:
+        last = f"return FINISH({result}, meta)"
+    else:
+        call = fused.call(gen.root_names)
+        last = f"return {call}" if out is None else f"return OUT({call})"
+    return "def validate(value=None, meta=None):", last, lines

@@ -55,7 +55,13 @@ from standard_tool._core import (
     new_error,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
-from standard_tool._function._codegen import exec_generated, generate, generate_check
+from standard_tool._function._codegen import (
+    Fused,
+    exec_generated,
+    generate,
+    generate_check,
+    generate_execute,
+)
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
@@ -212,7 +218,7 @@ def _raise_invalid(errs: list[Err]) -> Any:
 
 
 class _Props:
-    __slots__ = ("_raising", "fast_path", "full_validate", "json_schema", "validate")
+    __slots__ = ("_raising", "fast_path", "full_validate", "fused", "json_schema", "validate")
 
     version = 1
     vendor = "standard-tool"
@@ -254,6 +260,12 @@ class _Props:
             convert = generate_check(check, None, slow_convert, lazy=True, what=f"{label} convert")
             self.fast_path = FastPath(convert, _Invalid, _invalid_issues, raising)
             return
+
+        def fused(parts: Fused) -> Callable[..., Any] | None:
+            return _fused(label, check, parts)
+
+        #: ``Fused parts -> execute``: the input's check joined to the handler (or ``None``).
+        self.fused = fused
         # Generated code pays off for objects and arrays; a leaf or opaque check is called as is.
         validate = (
             generate(check, _Valid, slow, _failure, what=f"{label} validate")
@@ -283,7 +295,29 @@ class _Props:
 def _raising(
     label: str, check: Check, python: bool, target: Literal["input", "output"]
 ) -> Callable[[Any], Any]:
-    """Return the fast path for ``target``: it raises the tool's final error itself."""
+    """Return the fast path for ``target``: it raises the tool's final error itself.
+
+    The builder asks for it on the tool's first call, so the code is compiled now.
+    """
+    slow_raising = _slow_raising(check, target)
+    what = f"{label} convert ({target} error)"
+    if python:
+        return generate_check(check, None, slow_raising, now=True, what=what)
+    if shape_of(check) is None:
+        return slow_raising
+    return generate(
+        check, None, slow_raising, _issues, raises=True, target=target, now=True, what=what
+    )
+
+
+def _fused(label: str, check: Check, parts: Fused) -> Callable[..., Any] | None:
+    """``generate_execute`` for the input ``check``: validation, handler and output in one."""
+    what = f"{label} execute (input error)"
+    return generate_execute(check, _slow_raising(check, "input"), _issues, parts, what=what)
+
+
+def _slow_raising(check: Check, target: Literal["input", "output"]) -> Callable[[Any], Any]:
+    """Return the full ``check`` alone, raising the tool's final error for ``target``."""
 
     def slow_raising(value: Any) -> Any:
         errs: list[Err] = []
@@ -292,12 +326,7 @@ def _raising(
             raise new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, _issues, errs))
         return out
 
-    what = f"{label} convert ({target} error)"
-    if python:
-        return generate_check(check, None, slow_raising, what=what)
-    if shape_of(check) is None:
-        return slow_raising
-    return generate(check, None, slow_raising, _issues, raises=True, target=target, what=what)
+    return slow_raising
 
 
 class FunctionSchema:
@@ -578,11 +607,7 @@ def _handler_source(
     ``make(target)``, which binds the instance (or class) as the first argument.
     """
     params = list(signature.parameters.values())
-    plain = (
-        inspect.isfunction(fn)
-        and not hasattr(fn, "__wrapped__")
-        and getattr(fn, "__signature__", None) is None
-    )
+    plain = _plain(fn)
     args: list[str] = ["target"] if method else []
     first = ""
     # Parameter names are identifiers (``name=`` in the call); as dict keys they
@@ -609,8 +634,7 @@ def _handler_source(
             expr = "ctx(LABEL, value)"
         else:
             expr = f"value[{key(p.name)}]"
-        positional = plain and p.kind is p.POSITIONAL_OR_KEYWORD
-        args.append(expr if positional else f"{p.name}={expr}")
+        args.append(_argument(p, expr, plain))
     call = f"fn({', '.join(args)})"
     if inspect.isgeneratorfunction(fn):
         constants["drain"] = drain
@@ -630,6 +654,93 @@ def _handler_source(
         body = "".join(f"    {line}\n" for line in source.splitlines())
         source = f"def make(target):\n{body}    return run\n"
     return source, constants
+
+
+def _plain(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn``'s signature is its code's (its parameters can be passed by position)."""
+    return (
+        inspect.isfunction(fn)
+        and not hasattr(fn, "__wrapped__")
+        and getattr(fn, "__signature__", None) is None
+    )
+
+
+def _argument(p: inspect.Parameter, expr: str, plain: bool) -> str:
+    """Pass ``expr`` as parameter ``p``: by position when ``plain`` allows, else by keyword."""
+    return expr if plain and p.kind is p.POSITIONAL_OR_KEYWORD else f"{p.name}={expr}"
+
+
+def _fusable_call(
+    fn: Callable[..., Any], compiled: _Compiled
+) -> tuple[Callable[[Mapping[str, str]], str], dict[str, Any]] | None:
+    """Return the handler call ``generate_execute`` inlines (``None``: ``run`` must do it).
+
+    Only a plain call of a synchronous function on its validated parameters (and
+    ``Meta``) is inlined: a context parameter, ``**kwargs`` and coroutines keep
+    the generated ``run``.
+    """
+    params = list(compiled.signature.parameters.values())
+    if (
+        compiled.context_name is not None
+        or any(p.kind is p.VAR_KEYWORD for p in params)
+        or inspect.iscoroutinefunction(fn)
+        or inspect.isasyncgenfunction(fn)
+    ):
+        return None
+    plain = _plain(fn)
+    meta_name = compiled.meta_name
+    constants: dict[str, Any] = {"h_fn": fn}
+    drained = inspect.isgeneratorfunction(fn)
+    if drained:
+        constants["h_drain"] = drain
+
+    def call(names: Mapping[str, str]) -> str:
+        args = [
+            _argument(p, "meta" if p.name == meta_name else names[p.name], plain) for p in params
+        ]
+        made = f"h_fn({', '.join(args)})"
+        return f"h_drain({made})" if drained else made
+
+    return call, constants
+
+
+def _fuse(tool: Any, fn: Callable[..., Any], compiled: _Compiled, run: Any) -> None:
+    """Give a sync function tool an ``execute`` generated in one piece on its first call.
+
+    The core's ``execute`` calls the input's generated check, then ``run``, then
+    the output's check: three frames and a dict the handler call takes apart.
+    On the first call this generates one function doing all three (the same
+    code, so the same errors), and makes it the tool's ``execute``; a reference
+    taken before that keeps working through the function that made it.
+    """
+    inline = _fusable_call(fn, compiled)
+    if inline is None or tool._runs_async:
+        return
+    call, constants = inline
+    props: _Props = compiled.input_schema.__standard__
+    output = compiled.output_schema
+    made: list[Callable[..., Any]] = []
+    original = tool.execute
+    setattr_ = object.__setattr__
+
+    def build() -> Callable[..., Any]:
+        out = None
+        if output is not None:
+            raising = output.__standard__.fast_path.raising
+            assert raising is not None  # a function schema's fast path always raises itself
+            out = raising("output")
+        fused = props.fused(Fused(run, out, call, constants))
+        execute = original if fused is None else fused
+        made.append(execute)
+        setattr_(tool, "execute", execute)
+        setattr_(tool, "_run", execute)
+        return execute
+
+    def execute(input: Any = None, meta: Any = None) -> Any:
+        return (made[0] if made else build())(input, meta)
+
+    setattr_(tool, "execute", execute)
+    setattr_(tool, "_run", execute)
 
 
 def _handler(fn: Callable[..., Any], compiled: _Compiled, label: str, method: bool) -> Any:
@@ -1048,6 +1159,8 @@ def _build(
         classes=_CLASSES,
     )
     _finish(built, _Spec(fn, mode, compiled, make, hints, facts), _UNBOUND, seconds)
+    if mode == "function":
+        _fuse(built, fn, compiled, made)
     return built
 
 
