@@ -267,3 +267,47 @@ def test_a_toolkit_call_with_a_deadline_runs_in_a_worker_and_frees_it() -> None:
     names = {kit.execute("where", timeout=5).value for _ in range(20)}
     assert names == {"standard-tool-call"}
     assert kit.execute("where").value == threading.current_thread().name  # inline: no deadline
+
+
+async def test_calls_run_inline_are_each_timed_on_their_own() -> None:
+    from standard_tool._toolkit import run_batch
+
+    def slow(args: dict[str, Any]) -> str:
+        time.sleep(0.05)
+        return "slow"
+
+    def quick(args: dict[str, Any]) -> str:
+        return "quick"
+
+    kit = Toolkit(
+        [
+            standard_tool(name="slow", description="d", execute=slow),
+            standard_tool(name="quick", description="d", execute=quick),
+        ]
+    )
+    inf = float("inf")
+    first, second, unknown = await run_batch(
+        kit,
+        [("slow", {}, "a", inf), ("quick", {}, "b", inf), ("nope", {}, "c", inf)],
+        meta=None,
+        on_progress=None,
+    )
+    assert (first.value, second.value, first.call_id, second.call_id) == ("slow", "quick", "a", "b")
+    assert first.duration >= 0.05
+    assert second.duration < first.duration  # not the time since the batch began
+    assert (unknown.success, unknown.call_id) == (False, "c")
+    assert unknown.error is not None and "nope" in unknown.error
+
+
+async def test_a_sync_tool_returning_an_awaitable_without_a_deadline_is_awaited() -> None:
+    async def later(value: int) -> int:
+        await asyncio.sleep(0)
+        return value * 2
+
+    kit = Toolkit(
+        [standard_tool(name="twice", description="d", execute=lambda args: later(args["n"]))]
+    )
+    messages = await run_openai_chat_tool_calls(
+        _chat(("twice", {"n": 1}), ("twice", {"n": 2})), kit, timeout=float("inf")
+    )
+    assert _contents(messages) == ["2", "4"]

@@ -1261,8 +1261,9 @@ async def run_batch(
     """
     import asyncio
 
-    if len(requests) == 1 and math.isinf(requests[0][3]):  # one call, no deadline: no task
-        name, input, call_id, limit = requests[0]
+    runs_async = kit._async  # pyright: ignore[reportPrivateUsage]
+    if len(requests) == 1 and math.isinf(requests[0][3]) and requests[0][0] in runs_async:
+        name, input, call_id, limit = requests[0]  # one async call, no deadline: no task
         return [
             await kit.aexecute(
                 name, input, meta, timeout=limit, call_id=call_id, on_progress=on_progress
@@ -1277,24 +1278,30 @@ async def run_batch(
     tasks: dict[Any, tuple[int, Pending, float]] = {}
     ended: dict[Any, float] = {}
     now = time.monotonic()
+    tools = kit._tools  # pyright: ignore[reportPrivateUsage]
     for index, (name, input, call_id, limit) in enumerate(requests):
-        tool = kit.get(name, None)
-        if tool is None or (math.isinf(limit) and not kit.is_async(name)):
-            outcomes[index] = await kit.aexecute(
-                name, input, meta, timeout=limit, call_id=call_id, on_progress=on_progress
-            )
+        tool = tools.get(name)
+        if tool is None:
+            outcomes[index] = kit.execute(name, call_id=call_id)  # the unknown-tool result
             continue
-        deadline = None if math.isinf(limit) else now + limit
+        inline = math.isinf(limit)
+        if inline:  # no deadline: run here, as ``execute`` would, timed on its own
+            deadline = None
+            begun = _clock()
+        else:
+            deadline = now + limit
+            begun = start
         pending: Pending = [name, call_id, input, None, listener, None, deadline]
-        if not kit.is_async(name):
+        if not inline and name not in runs_async:
             jobs.append(_Job(index, tool, input, pending, limit))
             continue
         token = _enter_pending(pending)
         try:
             value = tool.execute(input, meta)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
-                metadata = collected_metadata(pending)
-                outcomes[index] = _succeeded(name, call_id, value, start, metadata)
+                made = pending[5]
+                metadata = _NO_METADATA if made is None else collected_metadata(made)
+                outcomes[index] = _succeeded(name, call_id, value, begun, metadata)
                 continue
             # The task copies the context, in which this call's is current. Eager (3.12+):
             # a handler that finishes without waiting is done here, never scheduled.
@@ -1305,7 +1312,7 @@ async def run_batch(
                 task = asyncio.ensure_future(value, loop=loop)
         except Exception as exc:
             metadata = collected_metadata(pending)
-            outcomes[index] = _failed(name, call_id, start, error_text(exc), exc, metadata)
+            outcomes[index] = _failed(name, call_id, begun, error_text(exc), exc, metadata)
             continue
         finally:
             _leave(token)
@@ -1313,7 +1320,7 @@ async def run_batch(
         if task.done():
             ended[task] = _clock()
     if not tasks and not jobs:  # every call ran inline: nothing to wait for
-        return cast("builtins.list[ToolResult]", outcomes)
+        return outcomes  # every one a ToolResult by now
     if len(tasks) > 1:  # one task alone is seen done when it is: no callback needed
         for task in tasks:
             if not task.done():
@@ -1362,7 +1369,7 @@ async def run_batch(
                 outcomes[index] = await _finish_late(name, outcome.value, limit, call_id, start)
             finally:
                 _leave(token)
-    return cast("builtins.list[ToolResult]", outcomes)
+    return outcomes  # every one a ToolResult by now
 
 
 async def _wait_all(

@@ -529,13 +529,13 @@ def _chat_tool_calls(response: Any) -> list[Any]:
 def _chat_calls(response: Any) -> list[Call]:
     calls: list[Call] = []
     for item in _chat_tool_calls(response):
-        if type(item) is dict:  # the common case: a decoded response, read directly
-            call = cast("dict[str, Any]", item)
-            function: Any = call.get("function")
-            if type(function) is dict and call.get("type", "function") == "function":
-                spec = cast("dict[str, Any]", function)
-                name = wire_text(spec.get("name"))
-                calls.append(Call(wire_text(call.get("id")), name, spec.get("arguments"), True))
+        # The common case, a decoded response, read directly. ``__class__``, not
+        # ``type()``: the values stay ``Any`` for the type checkers, with no ``cast``.
+        if item.__class__ is dict:
+            function: Any = item.get("function")
+            if function.__class__ is dict and item.get("type", "function") == "function":
+                name = wire_text(function.get("name"))
+                calls.append(Call(wire_text(item.get("id")), name, function.get("arguments"), True))
                 continue
         call_id = wire_text(field(item, "id"))
         kind = field(item, "type")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from typing_extensions import TypeAlias
 
@@ -40,9 +39,8 @@ Decode: TypeAlias = "Callable[[StandardToolV0Definition[Any, Any, Any, Any], Any
 Tools: TypeAlias = "Toolkit | Iterable[StandardToolV0Definition[Any, Any, Any, Any]]"
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
-    """One tool call as the model sent it."""
+class Call(NamedTuple):
+    """One tool call as the model sent it (a tuple: every call of a response makes one)."""
 
     call_id: str
     name: str
@@ -69,8 +67,10 @@ def view_decoder(view: Callable[[StandardToolV0Definition[Any, Any, Any, Any]], 
 
 
 def field(obj: Any, key: str) -> Any:
-    if type(obj) is dict:  # the common case, without an ABC check
-        return cast("dict[str, Any]", obj).get(key)
+    # ``__class__``, not ``type()``: ``obj`` stays ``Any`` for the type checkers, with
+    # no ``cast`` call (this runs several times a call).
+    if obj.__class__ is dict:  # the common case, without an ABC check
+        return obj.get(key)
     if isinstance(obj, Mapping):
         return cast("Mapping[str, Any]", obj).get(key)
     return getattr(obj, key, None)
@@ -158,20 +158,21 @@ async def run_calls(
         own = kit.timeout_of(name)
         return RUNNER_TIMEOUT if own is None else own
 
-    def prepared(call: Call) -> ToolResult | _Input:
-        """Return the call's input, or the ``ToolResult`` that answers it without running."""
+    def prepared(call: Call) -> ToolResult | tuple[Any]:
+        """Return ``(input,)`` for the call, or the ``ToolResult`` that answers it unrun."""
         if call.refused is not None:
             return ToolResult(call.name, call.call_id, False, error=call.refused)
-        if call.name not in kit:
+        tool = kit.get(call.name, None)
+        if tool is None:
             return kit.execute(call.name, call_id=call.call_id)  # the unknown-tool result
         try:
             value = _decode_json(call.arguments) if call.is_text else call.arguments
             if decode is not None:
-                value = decode(kit.get(call.name), value)
+                value = decode(tool, value)
         except Exception as exc:
             text = str(exc) if isinstance(exc, ValueError) else error_text(exc)
             return ToolResult(call.name, call.call_id, False, error=bound_text(text), exception=exc)
-        return _Input(value)
+        return (value,)
 
     if kit.sequential if sequential is None else sequential:
         done: list[ToolResult] = []
@@ -182,7 +183,7 @@ async def run_calls(
                 continue
             result = await kit.aexecute(
                 call.name,
-                ready.value,
+                ready[0],
                 meta,
                 timeout=limit(call.name),
                 call_id=call.call_id,
@@ -190,7 +191,7 @@ async def run_calls(
             )
             done.append(result)
         return done
-    results: list[ToolResult | None] = [None] * len(calls)
+    results: list[Any] = [None] * len(calls)  # each a ToolResult by the end
     requests: list[Request] = []
     placed: list[int] = []
     for index, call in enumerate(calls):
@@ -198,22 +199,13 @@ async def run_calls(
         if isinstance(ready, ToolResult):
             results[index] = ready
         else:
-            requests.append((call.name, ready.value, call.call_id, limit(call.name)))
+            requests.append((call.name, ready[0], call.call_id, limit(call.name)))
             placed.append(index)
     if requests:
         ran = await run_batch(kit, requests, meta=meta, on_progress=on_progress)
         for index, result in zip(placed, ran, strict=True):
             results[index] = result
-    return cast("list[ToolResult]", results)
-
-
-class _Input:
-    """A call's decoded input (a value that may itself be a ``ToolResult``)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    return results
 
 
 def content(result: ToolResult) -> str:
