@@ -296,7 +296,8 @@ async def test_calls_run_inline_are_each_timed_on_their_own() -> None:
     assert first.duration >= 0.05
     assert second.duration < first.duration  # not the time since the batch began
     assert (unknown.success, unknown.call_id) == (False, "c")
-    assert unknown.error is not None and "nope" in unknown.error
+    assert unknown.error is not None
+    assert "nope" in unknown.error
 
 
 async def test_a_sync_tool_returning_an_awaitable_without_a_deadline_is_awaited() -> None:
