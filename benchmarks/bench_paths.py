@@ -32,9 +32,13 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import queue
 import sys
-from collections.abc import Callable, Coroutine
+import threading
+from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from pathlib import Path
+from time import perf_counter
 from typing import Annotated, Any
 
 import fastjsonschema
@@ -49,10 +53,12 @@ from _timing import CpuWall, Paired, paired
 from standard_tool import (
     StandardToolValidationError,
     Toolkit,
+    ToolResult,
     input_json_schema,
     standard_tool,
     tool,
 )
+from standard_tool._toolkit import _NO_METADATA, _succeeded  # the toolkit's own result builder
 from standard_tool.providers import run_openai_chat_tool_calls, to_mcp, to_openai_chat
 from standard_tool.schemas.pydantic import pydantic_schema
 
@@ -185,11 +191,49 @@ def _row(label: str, figure: Paired, base: str) -> str:
     return f"  {label:<58} {figure.us:8.2f} us  {figure.ratio:5.2f}x [{low:.2f}-{high:.2f}]  {base}"
 
 
+def _floor_accept(value: Any) -> Any:
+    """The least pure Python can do for the order: ``@tool``'s tests and copies, no errors.
+
+    What the generated code does on a valid order, written by hand: the same
+    type, key-count and bound tests, the same fresh dicts for the handler, and
+    the output's type test. Anything faster than this has to leave Python.
+    """
+    if type(value) is not dict or len(value) != 2 + ("note" in value):
+        raise ValueError("invalid")
+    items, address, note = value["items"], value["address"], value.get("note")
+    if type(items) is not list:
+        raise ValueError("invalid")
+    copied = []
+    for item in items:
+        if type(item) is not dict or len(item) != 2:
+            raise ValueError("invalid")
+        sku, qty = item["sku"], item["qty"]
+        if type(sku) is not str or type(qty) is not int or not qty > 0:
+            raise ValueError("invalid")
+        copied.append({"sku": sku, "qty": qty})
+    if type(address) is not dict or len(address) != 3:
+        raise ValueError("invalid")
+    street, city, zip_code = address["street"], address["city"], address["zip"]
+    if type(street) is not str or type(city) is not str or type(zip_code) is not str:
+        raise ValueError("invalid")
+    if note is not None and type(note) is not str:
+        raise ValueError("invalid")
+    result = _place_order(copied, {"street": street, "city": city, "zip": zip_code}, note)
+    if type(result) is not int:
+        raise ValueError("invalid output")
+    return result
+
+
+def _place_order(items: list[Any], address: Any, note: str | None = None) -> int:
+    return len(items)
+
+
 def validation() -> list[str]:
     lines = ["1-2. nested order (10 items), against TypeAdapter(Order).validate_python + call"]
     accept = {
         "TA": _ta_accept,
         "@tool": lambda: place_order.execute(GOOD),
+        "floor: the same tests and copies, by hand in Python": lambda: _floor_accept(GOOD),
         "msgspec.convert(x, OrderStruct)": lambda: _handler(msgspec.convert(GOOD, OrderStruct)),
         "pydantic BaseModel.model_validate": lambda: _handler(OrderModel.model_validate(GOOD)),
         "fastjsonschema": lambda: _fjs(GOOD),
@@ -251,6 +295,7 @@ def adapters() -> list[str]:
             msgspec.ValidationError,
         ),
     }
+    floors = {"msgspec OrderStruct": _floor_msgspec}
     for label, (wrapped, own, error) in groups.items():
         cases = {
             "own accept": lambda own=own: own(GOOD),
@@ -258,6 +303,9 @@ def adapters() -> list[str]:
             "own reject": _rejecting(own, BAD, error),
             "tool reject": _rejecting(wrapped.execute, BAD, StandardToolValidationError),
         }
+        floor = floors.get(label)
+        if floor is not None:
+            cases["floor reject"] = _rejecting(floor, BAD, ValueError)
         figures = paired(cases, "own accept")
         reject_delta = _median_delta(figures["tool reject"], figures["own reject"])
         lines.append(
@@ -265,7 +313,26 @@ def adapters() -> list[str]:
             f" ({figures['tool accept'].ratio:.2f}x), reject +{reject_delta:.2f} us"
             f" (own: {figures['own accept'].us:.2f} / {figures['own reject'].us:.2f} us)"
         )
+        if floor is not None:
+            floor_delta = _median_delta(figures["floor reject"], figures["own reject"])
+            lines.append(
+                f"  {'':<34} floor: a bare wrapper that turns the library's error into"
+                f" another, reject +{floor_delta:.2f} us"
+            )
     return lines
+
+
+def _msgspec_convert(value: Any) -> Any:
+    return msgspec.convert(value, OrderStruct)  # ``type`` passed positionally, as ours does
+
+
+def _floor_msgspec(value: Any) -> Any:
+    """What any adapter pays to raise an error of its own: one more frame, one more raise."""
+    try:
+        order = _msgspec_convert(value)
+    except msgspec.ValidationError as err:
+        raise ValueError("invalid") from err
+    return _handler(order)
 
 
 def _median_delta(case: Paired, base: Paired) -> float:
@@ -300,10 +367,32 @@ ARGS = {"a": 2, "b": 3}
 ARGS_JSON = json.dumps(ARGS)
 
 
+_FLOOR_CONTEXT: ContextVar[Any] = ContextVar("floor_context", default=None)
+_FLOOR_TOOLS = {"add": ADD}
+
+
+def _floor_toolkit(name: str, args: Any) -> ToolResult:
+    """What every ``Toolkit.execute`` must do around the tool: no more.
+
+    Find the tool, make the call's context current (so the handler can read it)
+    and restore it, time the call, and return a frozen ``ToolResult`` (built the
+    fastest way known, as the toolkit builds it).
+    """
+    start = perf_counter()
+    found = _FLOOR_TOOLS[name]
+    token = _FLOOR_CONTEXT.set(name)
+    try:
+        value = found.execute(args, None)
+    finally:
+        _FLOOR_CONTEXT.reset(token)
+    return _succeeded(name, None, value, start, _NO_METADATA)
+
+
 def toolkit() -> list[str]:
     lines = ["4. Toolkit.execute of a flat tool, against the tool's own execute"]
     cases = {
         "tool.execute(args)": lambda: ADD.execute(ARGS),
+        "floor: look-up, context, clock, result": lambda: _floor_toolkit("add", ARGS),
         "Toolkit.execute(name, args)": lambda: KIT.execute("add", ARGS),
         "Toolkit.execute(name, args, timeout=5)": lambda: KIT.execute("add", ARGS, timeout=5),
     }
@@ -328,7 +417,7 @@ def _chat(name: str, count: int) -> dict[str, Any]:
     return {"choices": [{"message": {"role": "assistant", "tool_calls": calls}}]}
 
 
-def _in_loop(make: Callable[[], Coroutine[Any, Any, Any]], times: int) -> Callable[[], Any]:
+def _in_loop(make: Callable[[], Awaitable[Any]], times: int) -> Callable[[], Any]:
     """One sample: ``times`` awaits inside one running loop, so loop entry is amortised."""
 
     async def many() -> None:
@@ -373,7 +462,17 @@ def runners() -> list[str]:
                 repeat,
             ),
         }
+        cases["floor: a task per call (asyncio.gather)"] = _in_loop(
+            lambda n=count: asyncio.gather(*[_aadd(ARGS) for _ in range(n)]), repeat
+        )
         if count == 1:
+            cases["floor: the runner, for a response with no call"] = _in_loop(
+                lambda: run_openai_chat_tool_calls(EMPTY, KIT, timeout=math.inf), per
+            )
+            cases["floor: json.loads of the arguments"] = lambda per=per: [
+                json.loads(ARGS_JSON) for _ in range(per)
+            ]
+            cases["floor: one hand-over to a waiting worker thread"] = _handing_over(per)
             for name, make in peers.items():
                 cases[name] = _in_loop(make, per)
         figures = paired(cases, "Toolkit.execute", rounds=15)
@@ -382,6 +481,38 @@ def runners() -> list[str]:
             figure.seconds = [s / per for s in figure.seconds]
             lines.append(_row(name, figure, "Toolkit.execute"))
     return lines
+
+
+EMPTY: dict[str, Any] = {"choices": [{"message": {"role": "assistant", "tool_calls": []}}]}
+
+
+def _handing_over(times: int) -> Callable[[], Any]:
+    """A sync call under a deadline must leave the loop's thread: the least that costs.
+
+    One worker thread, already started and waiting; each call puts the work on
+    its queue and waits for the result, as the runner's thread hand-over must.
+    """
+    work: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    done = threading.Event()
+    out: list[Any] = [None]
+
+    def worker() -> None:
+        while True:
+            job = work.get()
+            if job is None:
+                return
+            out[0] = KIT.execute("add", ARGS)
+            done.set()
+
+    threading.Thread(target=worker, daemon=True).start()
+
+    def run() -> None:
+        for _ in range(times):
+            done.clear()
+            work.put(1)
+            done.wait()
+
+    return run
 
 
 def _runner_peers() -> dict[str, Callable[[], Coroutine[Any, Any, Any]]]:

@@ -79,7 +79,7 @@ def _logged(fn: Any) -> Any:
 @_logged
 def wrapped(a: Annotated[int, Param(gt=0)], b: Annotated[str, Param(min_length=1)] = "x") -> str:
     """A wrapper's advertised signature is not its code's: arguments go by name."""
-    return b * a
+    return f"{b}:{a}"
 
 
 def _reference(built: Any, fn: Any, meta_name: str | None = None) -> Any:

@@ -153,3 +153,44 @@ def test_json_schema_errors_map_onto_the_codes(value: Any, path: str, code: str)
     result = from_json_schema(SCHEMA).__standard__.validate(value)
     assert result.issues is not None
     assert _codes(tuple(result.issues))[path] == code
+
+
+def _code_in_order(message: str) -> str:
+    """The rule ``issue_code`` must keep: the first opening that matches, in ``_CODES`` order."""
+    from standard_tool._function._tool import _CODES
+
+    for opening, code in _CODES:
+        if message.startswith(opening):
+            return code
+    if message.startswith("expected "):
+        return "constraint" if message[9:10].isdigit() else "type"
+    return "invalid"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "must be greater than 0, got 0",
+        "must",
+        "expected one of 'a', 'b', got 'c'",
+        "expected a JSON value, got Python set",
+        "expected a YYYY-MM-DD date, got string 'x'",
+        "expected 2 items, got 3",
+        "expected string, got integer 5",
+        "expected",
+        "expectation failed",
+        "missing required property",
+        "unexpected property 'x'",
+        "object keys must be strings",
+        "matches none of the 2 options",
+        "invalid UUID",
+        "items must be unique",
+        "validation stopped after 50 issues",
+        "",
+        "mus",
+    ],
+)
+def test_the_quick_code_lookup_answers_as_the_ordered_table(message: str) -> None:
+    from standard_tool._function._tool import issue_code
+
+    assert issue_code(message) == _code_in_order(message)

@@ -12,6 +12,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 
 from standard_tool import (
     FailureResult,
+    Issue,
     StandardToolValidationError,
     SuccessResult,
     is_standard_json_schema,
@@ -239,12 +240,25 @@ def test_a_recursive_struct_keeps_its_definition_for_the_inner_references() -> N
     assert not validator.is_valid({"value": 1, "children": [{"value": 2, "children": [1]}]})
 
 
+_SURROGATE_ISSUE = Issue("contains a lone surrogate, which is not valid Unicode text")
+
+
 @pytest.mark.parametrize(
-    "value", [{"name\ud800": 1, "name": "x"}, "\ud800", {"name": 3, "\udfff": 1}]
+    ("value", "issue"),
+    [
+        ({"name\ud800": 1, "name": "x"}, _SURROGATE_ISSUE),
+        ("\ud800", _SURROGATE_ISSUE),
+        ({"name": 3, "\udfff": 1}, Issue("Expected `str`, got `int`", ("name",))),
+    ],
 )
-def test_a_lone_surrogate_is_an_issue_not_a_crash(value: Any) -> None:
-    result = msgspec_schema(Person).__standard__.validate(value)
-    assert result.issues is not None
-    tool = standard_tool(name="p", description="d", input_schema=Person, execute=lambda p: p)
-    with pytest.raises(StandardToolValidationError):
+@pytest.mark.parametrize("options", [{}, {"strict": False}])
+def test_a_lone_surrogate_is_an_issue_not_a_crash(
+    value: Any, issue: Issue, options: dict[str, Any]
+) -> None:
+    schema = msgspec_schema(Person, **options)
+    result = schema.__standard__.validate(value)
+    assert result.issues == (issue,)
+    tool = standard_tool(name="p", description="d", input_schema=schema, execute=lambda p: p)
+    with pytest.raises(StandardToolValidationError) as raised:
         tool.execute(value)
+    assert raised.value.issues == (issue,)

@@ -390,6 +390,8 @@ def safe_str(obj: object, limit: int = _MAX_MESSAGE) -> str:
     is described by its type instead, and lone surrogates (which no UTF-8 encoder
     accepts) are escaped, so the text can always be sent on.
     """
+    if type(obj) is str and len(obj) <= limit and obj.isascii():
+        return obj  # the common case: nothing to cut or escape
     text = truncate_text(_str_or_describe(obj), limit)
     if not text.isascii():
         try:
@@ -421,8 +423,25 @@ def is_async_callable(fn: object) -> bool:
 def _path_text(path: Sequence[Any] | None) -> str:
     if not path:
         return ""
-    keys = (s if isinstance(s, (str, int)) else getattr(s, "key", s) for s in path)
-    return ".".join(safe_str(k) for k in keys)
+    parts: list[str] = []
+    for step in path:
+        kind = step.__class__
+        if kind is int and -_SHORT_INT < step < _SHORT_INT:
+            parts.append(str(step))  # an index: its digits, nothing to bound or escape
+        else:
+            parts.append(safe_str(step if kind is str or kind is int else _key_of(step)))
+    return ".".join(parts)
+
+
+#: Integers this far from zero print in a few digits (never past the digit limit).
+_SHORT_INT = 10**15
+
+
+def _key_of(step: object) -> object:
+    """A path step as the user knows it: a ``PathSegment``'s key, else the step itself."""
+    if isinstance(step, (str, int)):
+        return step
+    return getattr(step, "key", step)
 
 
 def _issue_text(issue: Any) -> str:

@@ -72,26 +72,19 @@ class MsgspecSchemaProps(Generic[T, InT]):
         self._options = options
         # msgspec's own compiled function, called directly: the builder uses the
         # fast path, and ``validate`` is built on the same two pieces.
+        # msgspec raises ``UnicodeEncodeError`` for a lone surrogate: one of the
+        # errors that mean "invalid" (``_issues`` words it), caught by the caller, so
+        # a rejected value passes no ``try`` here that would not match it.
         self._convert: Callable[[Any], Any]
         if options:
-            with_options = functools.partial(_convert, type=type, **options)
-
-            def convert(value: Any, /) -> Any:
-                try:
-                    return with_options(value)
-                except UnicodeEncodeError:
-                    raise msgspec.ValidationError(_SURROGATE) from None
-
+            convert: Callable[[Any], Any] = functools.partial(_convert, type=type, **options)
         else:
             # msgspec parses a positional ``type`` much faster than a keyword one.
             def convert(value: Any, /) -> Any:
-                try:
-                    return _convert(value, type)
-                except UnicodeEncodeError:  # msgspec cannot encode a lone surrogate
-                    raise msgspec.ValidationError(_SURROGATE) from None
+                return _convert(value, type)
 
         self._convert = _with_ecma_patterns(convert, type)
-        self.fast_path = FastPath(self._convert, msgspec.ValidationError, _issues)
+        self.fast_path = FastPath(self._convert, _INVALID, _issues)
 
         def emit(side: str, library_options: Any) -> dict[str, Any]:
             kwargs: dict[str, Any] = library_options or {}
@@ -108,7 +101,7 @@ class MsgspecSchemaProps(Generic[T, InT]):
         """
         try:
             return SuccessResult(self._convert(value))
-        except msgspec.ValidationError as err:
+        except _INVALID as err:
             return FailureResult(_issues(err))
 
 
@@ -253,7 +246,13 @@ def _pattern_problem(
     return None
 
 
-def _issues(err: msgspec.ValidationError) -> tuple[Issue]:
+#: What ``msgspec.convert`` raises for an invalid value.
+_INVALID = (msgspec.ValidationError, UnicodeEncodeError)
+
+
+def _issues(err: msgspec.ValidationError | UnicodeEncodeError) -> tuple[Issue]:
+    if isinstance(err, UnicodeEncodeError):  # msgspec cannot encode a lone surrogate
+        return (_issue(_SURROGATE),)
     return (_issue(str(err)),)
 
 
