@@ -1322,9 +1322,13 @@ async def run_batch(
     if not tasks and not jobs:  # every call ran inline: nothing to wait for
         return outcomes  # every one a ToolResult by now
     if len(tasks) > 1:  # one task alone is seen done when it is: no callback needed
+
+        def finished(task: Any) -> None:
+            ended[task] = _clock()
+
         for task in tasks:
             if not task.done():
-                task.add_done_callback(lambda t: ended.__setitem__(t, _clock()))
+                task.add_done_callback(finished)
     threaded = _Threaded(jobs, meta, outcomes) if jobs else None
     late: set[Any] = set()
     try:
