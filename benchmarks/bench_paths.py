@@ -58,7 +58,6 @@ from standard_tool import (
     standard_tool,
     tool,
 )
-from standard_tool._toolkit import _NO_METADATA, _succeeded  # the toolkit's own result builder
 from standard_tool.providers import run_openai_chat_tool_calls, to_mcp, to_openai_chat
 from standard_tool.schemas.pydantic import pydantic_schema
 
@@ -365,6 +364,18 @@ AADD = standard_tool(name="aadd", description="Add.", input_schema=ADD_SCHEMA, e
 KIT = Toolkit([ADD, AADD])
 ARGS = {"a": 2, "b": 3}
 ARGS_JSON = json.dumps(ARGS)
+
+
+try:  # the toolkit's own way to build a result, the fastest known
+    from standard_tool._toolkit import _NO_METADATA, _succeeded
+except ImportError:  # a tree from before it (a "before" run): the public constructor
+
+    def _succeeded(  # type: ignore[misc]
+        name: str, call_id: str | None, value: Any, start: float, metadata: Any
+    ) -> ToolResult:
+        return ToolResult(name, call_id, True, value, duration=perf_counter() - start)
+
+    _NO_METADATA = {}
 
 
 _FLOOR_CONTEXT: ContextVar[Any] = ContextVar("floor_context", default=None)
