@@ -101,9 +101,33 @@ def test_generated_source_is_registered_in_linecache_and_inspectable() -> None:
     source = "".join(linecache.getlines(filename))
     assert "def validate(value" in source
     assert inspect.getsource(impl) in source
-    # No value is pasted in: the property names are constants bound by name.
-    assert "'a'" not in source
-    assert "'b'" not in source
+    # Short property names are written as literals (their repr); the checks are bound.
+    assert "['a']" in source
+    assert "['b']" in source
+
+
+_Weird = TypedDict(
+    "_Weird",
+    {'it\'s "quoted"\\\n': int, "k" * 150: str, "\ud800": Annotated[int, Param(gt=-5)]},
+)
+
+
+def test_any_key_is_written_safely_and_long_ones_are_bound_by_name() -> None:
+    @tool
+    def f(w: _Weird) -> int:
+        return len(w)
+
+    good = {"w": {'it\'s "quoted"\\\n': 1, "k" * 150: "x", "\ud800": -4}}
+    assert f.execute(good) == 3
+    bad = {"w": {'it\'s "quoted"\\\n': 1, "k" * 150: "x", "\ud800": -5}}
+    with pytest.raises(StandardToolValidationError) as raised:
+        f.execute(bad)
+    assert [(i.message, i.path) for i in raised.value.issues] == [
+        ("must be greater than -5, got -5", ("w", "\ud800"))
+    ]
+    source = "".join(linecache.getlines(f.execute.__code__.co_filename))
+    assert "k" * 150 not in source  # too long for a literal: bound by name
+    assert "> (-5)" in source  # a negative number is parenthesised
 
 
 class Boom(Exception):

@@ -438,7 +438,7 @@ _SHORT_INT = 10**15
 
 
 def _key_of(step: object) -> object:
-    """A path step as the user knows it: a ``PathSegment``'s key, else the step itself."""
+    """Return a path step as the user knows it: a ``PathSegment``'s key, else the step."""
     if isinstance(step, (str, int)):
         return step
     return getattr(step, "key", step)

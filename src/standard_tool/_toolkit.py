@@ -1323,12 +1323,12 @@ async def run_batch(
         return outcomes  # every one a ToolResult by now
     if len(tasks) > 1:  # one task alone is seen done when it is: no callback needed
 
-        def finished(task: Any) -> None:
+        def record_end(task: Any) -> None:
             ended[task] = _clock()
 
         for task in tasks:
             if not task.done():
-                task.add_done_callback(finished)
+                task.add_done_callback(record_end)
     threaded = _Threaded(jobs, meta, outcomes) if jobs else None
     late: set[Any] = set()
     try:

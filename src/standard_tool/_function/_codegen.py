@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import linecache
+import math
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, cast
@@ -52,6 +53,11 @@ def _rows(fields: tuple[Field, ...]) -> list[tuple[str, Check, bool, Any]]:
     return [(f.key, f.check, f.required, f.default) for f in fields]
 
 
+#: The longest string, and the widest integer, the generated code writes as a literal.
+_LITERAL_CHARS = 100
+_LITERAL_INT = 10**15
+
+
 class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -86,6 +92,20 @@ class _Gen:
         return f"{prefix}{self.n}"
 
     def const(self, value: Any) -> str:
+        """Return an expression for ``value``: a literal, or a name bound in ``ns``.
+
+        A short string or a plain number is written as its ``repr`` (a literal the
+        interpreter loads faster than a closure cell, and always a valid one);
+        anything else is bound to a name.
+        """
+        kind = value.__class__
+        if (
+            (kind is str and len(value) <= _LITERAL_CHARS)
+            or (kind is int and -_LITERAL_INT < value < _LITERAL_INT)
+            or (kind is float and math.isfinite(value))
+        ):
+            text = repr(value)
+            return f"({text})" if text.startswith("-") else text
         name = self.var("k")
         self.ns[name] = value
         return name
@@ -489,9 +509,9 @@ def exec_generated(source: str, constants: dict[str, Any], what: str) -> dict[st
 
     The code gets a filename of its own, registered in ``linecache``: tracebacks,
     ``inspect.getsource`` and debuggers show the generated lines. The values it
-    uses are ``constants``, never pasted into the text: the functions are defined
-    inside a maker taking each constant as a parameter, so the code reads them as
-    closure cells, about as fast as literals.
+    uses are ``constants`` (only short strings and plain numbers are written as
+    literals, by their ``repr``): the functions are defined inside a maker taking
+    each constant as a parameter, so the code reads them as closure cells.
     """
     params = ", ".join(constants)
     body = "".join(f"    {line}" if line.strip() else line for line in source.splitlines(True))
