@@ -20,7 +20,7 @@ from typing import Any, cast
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typing_extensions import Annotated, NotRequired, TypedDict
+from typing_extensions import Annotated
 
 from standard_tool import (
     Meta,
@@ -31,12 +31,7 @@ from standard_tool import (
     tool,
 )
 from standard_tool.testing import json_values_for
-
-
-class Line(TypedDict):
-    sku: Annotated[str, Param(min_length=2, max_length=8)]
-    qty: Annotated[int, Param(gt=0, le=100)]
-    tags: NotRequired[dict[str, int]]
+from tests.test_fast_rejection import Line  # sku 2-8 characters, 0 < qty <= 100
 
 
 def order(
