@@ -198,6 +198,14 @@ def test_the_first_call_installs_it_and_an_early_reference_still_works() -> None
     assert _outcome(early, bad) == _outcome(built.execute, bad)
 
 
+def test_input_and_meta_can_be_passed_by_name_before_and_after_the_first_call() -> None:
+    built = tool(with_meta)
+    assert built.execute(input={"x": 1.5}, meta="me") == "me:1.5"
+    assert "execute (input error)" in _filename(built.execute)
+    assert built.execute(input={"x": 2}, meta="you") == "you:2"
+    assert built.execute({"x": 3}, "us") == "us:3"
+
+
 def test_a_formatted_copy_made_before_the_first_call_agrees() -> None:
     built = tool(order)
     formatted = built.formatted()

@@ -658,7 +658,9 @@ def generate_execute(
     """
     if not isinstance(shape_of(check), ObjectOf):
         return None
-    return _ready(lambda: _source(check, None, failure, report, True, "input", fused), what, True)
+    return _ready(
+        lambda: _source(check, None, failure, report, True, "input", fused), what, True, "execute"
+    )
 
 
 def generate_check(
@@ -704,8 +706,9 @@ def _ready(
     generate_source: Callable[[], tuple[str, dict[str, Any], list[tuple[list[Any], str]]]],
     what: str,
     eager: bool,
+    entry: str = "validate",
 ) -> Callable[..., Any]:
-    """Return the generated function ``validate``, compiled now (``eager``) or on first use.
+    """Return the generated function ``entry``, compiled now (``eager``) or on first use.
 
     Generating and compiling costs a tenth of a millisecond or more, so only a
     one-test function is compiled at decoration, and returned as is. Other
@@ -720,7 +723,7 @@ def _ready(
         for accel, name in pending:
             if not accel:
                 accel.append(made[name])
-        validate: Callable[..., Any] = made["validate"]
+        validate: Callable[..., Any] = made[entry]
         return validate
 
     if eager:
@@ -757,8 +760,8 @@ def _source(
 ) -> tuple[str, dict[str, Any], list[tuple[list[Any], str]]]:
     """Generate the code ``generate`` describes: its source, constants and item checks.
 
-    With ``fused``, the code ``generate_execute`` describes (its function is still
-    named ``validate``).
+    With ``fused``, the code ``generate_execute`` describes (its function is named
+    ``execute``).
     """
     gen = _Gen()
     gen.fuse_root = fused is not None
@@ -885,4 +888,6 @@ def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str, list[str]]:
     else:
         call = fused.call(gen.root_names)
         last = f"return {call}" if out is None else f"return OUT({call})"
-    return "def validate(value=None, meta=None):", last, lines
+    # The parameters are named as ``execute``'s are (``input``, ``meta``): callers pass
+    # them by keyword too.
+    return "def execute(input=None, meta=None):\n    value = input", last, lines
