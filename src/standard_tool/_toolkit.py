@@ -12,6 +12,7 @@ cause (unknown name, invalid input, handler error, timeout) into a failed
 from __future__ import annotations
 
 import builtins
+import contextlib
 import contextvars
 import inspect
 import math
@@ -1122,7 +1123,9 @@ class _Threaded:
         self.done.set()
         future = self._future
         if future is not None:
-            self._loop.call_soon_threadsafe(_resolve, future)
+            # A closed loop (RuntimeError) has nobody left to wake.
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(_resolve, future)
 
     def wait_on(self, loop: Any) -> Any:
         """Return a future of the loop that is done once every call is (``None``: now)."""
@@ -1158,9 +1161,14 @@ class _Threaded:
         return wake
 
     def abandon(self) -> None:
-        """Give up (the caller was cancelled): drop the queue, cancel the calls running."""
+        """Give up (the caller was cancelled): drop the queue, cancel the calls running.
+
+        A call still running ends later, in its thread, perhaps after the caller's
+        event loop is closed: it must not try to wake that loop.
+        """
         with self._lock:
             self._queue.clear()
+            self._future = None
             for job in self.jobs:
                 if self.outcomes[job.index] is None:
                     cancel_pending(job.pending)
