@@ -71,9 +71,11 @@ class _Gen:
         #: The objects the one pass checks field by field: (path, keys, required, known).
         self.shapes: list[tuple[tuple[Any, ...], tuple[str, ...], frozenset[str], frozenset[str]]]
         self.shapes = []
-        #: Fusing the handler call: the root object's dict is not built; its fields'
-        #: variables by key are left in ``root_names`` (``None``: it must be built).
-        self.fuse_root = False
+        #: Fusing the handler call (``generate_execute``): a value the pass returns
+        #: early goes on through ``FINISH`` (``leave``), and the root object's dict
+        #: is not built: its fields' variables by key are left in ``root_names``
+        #: (``None``: it must be built).
+        self.fusing = False
         self.root_names: dict[str, str] | None = None
 
     def function(self, check: Check, depth: int) -> str:
@@ -86,6 +88,13 @@ class _Gen:
         self.lines, self.bail = outer, bail
         self.functions.append(f"def {name}(value):\n{body}\n    return {result}\n")
         return name
+
+    def leave(self, value: str) -> str:
+        """Return the statement that ends the pass early with ``value`` (the input converted).
+
+        Fusing, the value goes on to the handler and the output check (``FINISH``).
+        """
+        return f"return FINISH({value}, meta)" if self.fusing else f"return {value}"
 
     def var(self, prefix: str = "v") -> str:
         self.n += 1
@@ -285,7 +294,7 @@ class _Gen:
                 self.emit(f"PREFIX(errs, start, [{keys}])", indent + 1)
             else:
                 self.emit(f"PREFIX(errs, start, {self.const(rpath)})", indent + 1)
-        self.emit("if len(errs) >= MAX_ISSUES: return DONE(value, errs, 0)", indent + 1)
+        self.emit(f"if len(errs) >= MAX_ISSUES: {self.leave(_DONE_NOW)}", indent + 1)
 
     def leaf_fail(
         self, leaf: Leaf, full: str, src: str, out: str, path: tuple[Any, ...], indent: int
@@ -309,7 +318,7 @@ class _Gen:
         self.emit("if errs is None: errs = []", indent + 1)
         self.emit(f"errs.append(({full}, {src}, {where}))", indent + 1)
         self.emit("bad += 1", indent + 1)
-        self.emit(f"if len(errs) >= MAX_ISSUES: {_done(None, '0')}", indent + 1)
+        self.emit(f"if len(errs) >= MAX_ISSUES: {self.leave(_DONE_NOW)}", indent + 1)
         self.emit("else:", indent)
         self.fail(f"{full}({src}, errs)", out, path, indent + 1, single=True)
 
@@ -404,21 +413,20 @@ class _Gen:
         out = self.var("o")
         if root:
             # The input itself: a wrong shape is reported by the full check, from scratch.
-            self.emit(f"if type({src}) is not dict: return FALLBACK(value)", indent)
+            fallback = self.leave("FALLBACK(value)")
+            self.emit(f"if type({src}) is not dict: {fallback}", indent)
             if not optional:
-                self.emit(f"if len({src}) != {len(required)}: return FALLBACK(value)", indent)
+                self.emit(f"if len({src}) != {len(required)}: {fallback}", indent)
             if required:
                 self.emit("try:", indent)
                 for key, *_ in required:
                     self.emit(f"{names[key]} = {src}[{self.key(key)}]", indent + 1)
-                self.emit("except KeyError: return FALLBACK(value)", indent)
+                self.emit(f"except KeyError: {fallback}", indent)
             for key, *_ in optional:
                 self.emit(f"{names[key]} = {src}.get({self.key(key)}, MISSING)", indent)
             if optional:
                 count = " + ".join(f"({names[k]} is not MISSING)" for k, *_ in optional)
-                self.emit(
-                    f"if len({src}) != {len(required)} + {count}: return FALLBACK(value)", indent
-                )
+                self.emit(f"if len({src}) != {len(required)} + {count}: {fallback}", indent)
             body = indent
         elif not optional:
             # Only required keys: one ``try`` reads them, and a wrong shape (not a
@@ -470,7 +478,7 @@ class _Gen:
                 self.emit("pass", body + 1)
             if default is not MISSING:
                 self.emit(f"else: {var} = {self.const(default)}", body)
-        if root and self.fuse_root and all(f[2] or f[3] is not MISSING for f in fields):
+        if root and self.fusing and all(f[2] or f[3] is not MISSING for f in fields):
             # Every field has a value here: the handler call reads the variables.
             self.root_names = names
             return out
@@ -647,7 +655,7 @@ def generate_execute(
     *,
     what: str,
 ) -> Callable[..., Any] | None:
-    """Return ``execute(value=None, meta=None)``: validation, handler and output in one frame.
+    """Return ``execute(input=None, meta=None)``: validation, handler and output in one frame.
 
     The same code as ``generate(..., raises=True, target="input")``, ending in the
     handler call on the fields' variables (no dict built, no frame in between)
@@ -764,12 +772,13 @@ def _source(
     ``execute``).
     """
     gen = _Gen()
-    gen.fuse_root = fused is not None
+    gen.fusing = fused is not None
     report = _reading(report)
     shape = shape_of(check)
     if isinstance(shape, Leaf):
         if not shape.trivial:
-            gen.emit(f"if not ({shape.test('value', gen.const)}): return FALLBACK(value)", 1)
+            test = shape.test("value", gen.const)
+            gen.emit(f"if not ({test}): {gen.leave('FALLBACK(value)')}", 1)
         result = "value"
     else:
         result = gen.spine(check, "value", (), 1, 0)
@@ -806,22 +815,25 @@ def _source(
         one = "raise NEW(ERROR, TARGET, (DEFERRED, REPORT, errs))"
     head = "def validate(value, /, library_options=None):"
     last = f"return {result if success is None else f'SUCCESS({result})'}"
-    lines = gen.lines
     if fused is not None:
-        head, last, lines = _fuse(gen, fused, result)
+        head, last = _fuse(gen, fused, result)
     source = "\n".join(
         [
             *gen.functions,
             head,
             "    errs = None",
             "    bad = 0",
-            *lines,
+            *gen.lines,
             f"    if bad == 1: {one}",
-            f"    if bad: {_done(fused, 'bad')}",
+            f"    if bad: {gen.leave('DONE(value, errs, bad)')}",
             f"    {last}\n",
         ]
     )
     return source, gen.ns, gen.pending
+
+
+#: What a pass that met ``MAX_ISSUES`` problems ends with.
+_DONE_NOW = "DONE(value, errs, 0)"
 
 
 def _reading(report: Callable[[list[Err]], Any]) -> Callable[[list[Any]], Any]:
@@ -853,18 +865,12 @@ def _recorded(errs: list[Any]) -> list[Err]:
     return errs
 
 
-def _done(fused: Fused | None, failed: str) -> str:
-    """Return the statement ending the pass through ``DONE`` (on to the handler, fused)."""
-    done = f"DONE(value, errs, {failed})"
-    return f"return {done}" if fused is None else f"return FINISH({done}, meta)"
-
-
-def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str, list[str]]:
-    """Return the head, last line and body of ``generate_execute``'s function.
+def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str]:
+    """Return the head and last line of ``generate_execute``'s function.
 
     A value the pass returns before its end (converted by the full check) goes on
-    through ``FINISH``: the handler, then the output check, as the core's builder
-    would take it.
+    through ``FINISH`` (``_Gen.leave``): the handler, then the output check, as the
+    core's builder would take it.
     """
     run, out = fused.run, fused.out
 
@@ -874,15 +880,6 @@ def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str, list[str]]:
 
     gen.ns.update(fused.constants)
     gen.ns.update(FINISH=finish, OUT=out)
-    early = {
-        "return FALLBACK(value)": "return FINISH(FALLBACK(value), meta)",
-        f"{_done(None, '0')}": _done(fused, "0"),
-    }
-    lines: list[str] = []
-    for line in gen.lines:
-        for plain, joined in early.items():
-            line = line.replace(plain, joined)
-        lines.append(line)
     if gen.root_names is None:
         last = f"return FINISH({result}, meta)"
     else:
@@ -890,4 +887,4 @@ def _fuse(gen: _Gen, fused: Fused, result: str) -> tuple[str, str, list[str]]:
         last = f"return {call}" if out is None else f"return OUT({call})"
     # The parameters are named as ``execute``'s are (``input``, ``meta``): callers pass
     # them by keyword too.
-    return "def execute(input=None, meta=None):\n    value = input", last, lines
+    return "def execute(input=None, meta=None):\n    value = input", last
