@@ -425,23 +425,16 @@ def _path_text(path: Sequence[Any] | None) -> str:
         return ""
     parts: list[str] = []
     for step in path:
-        kind = step.__class__
-        if kind is int and -_SHORT_INT < step < _SHORT_INT:
+        if step.__class__ is int and -_SHORT_INT < step < _SHORT_INT:
             parts.append(str(step))  # an index: its digits, nothing to bound or escape
-        else:
-            parts.append(safe_str(step if kind is str or kind is int else _key_of(step)))
+        else:  # a key, or a ``PathSegment`` (its key)
+            key = step if isinstance(step, (str, int)) else getattr(step, "key", step)
+            parts.append(safe_str(key))
     return ".".join(parts)
 
 
 #: Integers this far from zero print in a few digits (never past the digit limit).
 _SHORT_INT = 10**15
-
-
-def _key_of(step: object) -> object:
-    """Return a path step as the user knows it: a ``PathSegment``'s key, else the step."""
-    if isinstance(step, (str, int)):
-        return step
-    return getattr(step, "key", step)
 
 
 def _issue_text(issue: Any) -> str:
