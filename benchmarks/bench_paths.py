@@ -190,6 +190,10 @@ def _row(label: str, figure: Paired, base: str) -> str:
     return f"  {label:<58} {figure.us:8.2f} us  {figure.ratio:5.2f}x [{low:.2f}-{high:.2f}]  {base}"
 
 
+#: The function under ``@tool``, called directly by the hand-written floor.
+_PLACE_ORDER: Callable[..., int] = place_order.__wrapped__
+
+
 def _floor_accept(value: Any) -> Any:
     """The least pure Python can do for the order: ``@tool``'s tests and copies, no errors.
 
@@ -217,14 +221,10 @@ def _floor_accept(value: Any) -> Any:
         raise ValueError("invalid")
     if note is not None and type(note) is not str:
         raise ValueError("invalid")
-    result = _place_order(copied, {"street": street, "city": city, "zip": zip_code}, note)
+    result = _PLACE_ORDER(copied, {"street": street, "city": city, "zip": zip_code}, note)
     if type(result) is not int:
         raise ValueError("invalid output")
     return result
-
-
-def _place_order(items: list[Any], address: Any, note: str | None = None) -> int:
-    return len(items)
 
 
 def validation() -> list[str]:
