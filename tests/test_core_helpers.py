@@ -106,7 +106,26 @@ def test_is_standard_tool_accepts_built_and_plain_tools() -> None:
     assert not is_standard_tool(INT)
 
     class NoFormatted(PlainTool):
+        """Today's interface has no ``formatted``: a tool without it is still a tool."""
+
         formatted = None  # type: ignore[assignment]
+
+    assert is_standard_tool(NoFormatted())
+
+    class UpstreamShaped:
+        """The proposal's shape with every optional member absent."""
+
+        name = "ping"
+        description = "Answer pong."
+
+        def execute(self) -> str:
+            return "pong"
+
+    assert is_standard_tool(UpstreamShaped())
+    assert input_json_schema(UpstreamShaped()) == {"type": "object", "properties": {}}
+
+    class NotCallable(PlainTool):
+        execute = None  # type: ignore[assignment]
 
     class BadTitle(PlainTool):
         title = 3  # type: ignore[assignment]
@@ -117,7 +136,7 @@ def test_is_standard_tool_accepts_built_and_plain_tools() -> None:
     class BadName(PlainTool):
         name = 3  # type: ignore[assignment]
 
-    for cls in (NoFormatted, BadTitle, BadSchema, BadName):
+    for cls in (NotCallable, BadTitle, BadSchema, BadName):
         assert not is_standard_tool(cls())
 
 
@@ -161,3 +180,29 @@ async def test_run_tool_sync_inside_a_running_loop_says_to_use_run_tool() -> Non
 def test_formatted_of_a_plain_tool_is_its_own_business() -> None:
     tool = PlainTool()
     assert tool.formatted() is tool
+
+
+def test_run_tool_calls_an_execute_that_takes_no_argument() -> None:
+    """A no-input tool of the proposal's shape defines ``execute()``; the helpers call it so."""
+
+    class Ping:
+        name = "ping"
+        description = "Answer pong."
+
+        def execute(self) -> str:
+            return "pong"
+
+    class Echo:
+        name = "echo"
+        description = "Echo."
+
+        def execute(self, input: object) -> object:
+            return input
+
+    assert run_tool_sync(Ping()) == "pong"
+    assert asyncio.run(run_tool(Ping())) == "pong"
+    assert run_tool_sync(Echo(), 3) == 3
+    with pytest.raises(TypeError, match="'ping': its execute takes 0 argument"):
+        run_tool_sync(Ping(), 1)
+    with pytest.raises(TypeError, match="cannot be given meta"):
+        run_tool_sync(Echo(), 1, {"user": "u"})

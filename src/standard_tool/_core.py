@@ -59,10 +59,12 @@ __all__ = [
     "ToolDefinitionError",
     "ToolSchema",
     "ToolSchemaProps",
+    "call_execute",
     "input_json_schema",
     "is_standard_json_schema",
     "is_standard_schema",
     "is_standard_tool",
+    "optional_member",
     "output_json_schema",
     "run_tool",
     "run_tool_sync",
@@ -1347,25 +1349,78 @@ def is_standard_json_schema(obj: object) -> bool:
     )
 
 
+def optional_member(tool: object, name: str) -> Any:
+    """Read a member the interface marks optional: its value, or ``None`` when absent.
+
+    The optional members are ``title``, ``input_schema`` and ``output_schema``.
+
+    Every consumer in the package reads optional members through this function, so
+    a tool written to the TypeScript proposal's shape, with those members simply
+    absent, works everywhere.
+    """
+    return getattr(tool, name, None)
+
+
+def _positional_capacity(fn: Any) -> float:
+    """How many positional arguments ``fn`` takes (``inf`` with ``*args``)."""
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is not None and not hasattr(fn, "__wrapped__"):
+        count = code.co_argcount - (1 if hasattr(fn, "__func__") else 0)
+        return float("inf") if code.co_flags & inspect.CO_VARARGS else count
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return float("inf")
+    count = 0
+    for param in params:
+        if param.kind is param.VAR_POSITIONAL:
+            return float("inf")
+        if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            count += 1
+    return count
+
+
+def call_execute(tool: Any, input: Any = None, meta: Any = None) -> Any:
+    """Call ``tool.execute`` with what its signature takes.
+
+    ``execute(input, meta)`` when it takes both; a tool that takes no input may
+    define ``execute()`` (or ``execute(input)``), and is then called without the
+    arguments that are ``None``. Returns what ``execute`` returns (a value or an
+    awaitable). Raises ``TypeError`` when a non-``None`` argument cannot be passed.
+    """
+    execute = tool.execute
+    capacity = _positional_capacity(execute)
+    if capacity >= 2:
+        return execute(input, meta)
+    if meta is not None or (capacity < 1 and input is not None):
+        raise TypeError(
+            f"tool {safe_str(getattr(tool, 'name', '?'), 80)!r}: its execute takes "
+            f"{int(capacity)} argument(s), so it cannot be given "
+            f"{'meta' if meta is not None else 'an input'}"
+        )
+    return execute(input) if capacity >= 1 else execute()
+
+
 def is_standard_tool(obj: object) -> bool:
     """Tell whether ``obj`` has the attributes of a ``StandardToolV0``.
 
-    Checks ``name`` and ``description`` are strings, ``execute`` and ``formatted``
-    are callable, ``title`` is a string or ``None``, and each schema present is a
-    Standard Schema that also emits JSON Schema.
+    Checks ``name`` and ``description`` are strings and ``execute`` is callable.
+    The optional members may be absent; when present, ``title`` is a string or
+    ``None`` and each schema is ``None`` or a Standard Schema that also emits JSON
+    Schema.
     """
     tool: Any = obj
     try:
         if not isinstance(tool.name, str) or not isinstance(tool.description, str):
             return False
-        if not callable(tool.execute) or not callable(tool.formatted):
+        if not callable(tool.execute):
             return False
-        title: object = tool.title
-        schemas = (tool.input_schema, tool.output_schema)
     except AttributeError:
         return False
+    title: object = optional_member(tool, "title")
     if title is not None and not isinstance(title, str):
         return False
+    schemas = (optional_member(tool, "input_schema"), optional_member(tool, "output_schema"))
     return all(s is None or (is_standard_schema(s) and is_standard_json_schema(s)) for s in schemas)
 
 
@@ -1375,9 +1430,9 @@ def input_json_schema(
     """Return the JSON Schema of a tool's input for ``target``.
 
     Returns ``{"type": "object", "properties": {}}`` for a tool without an
-    ``input_schema``. The dict is fresh; the caller may mutate it.
+    ``input_schema`` (``None`` or absent). The dict is fresh; the caller may mutate it.
     """
-    schema = tool.input_schema
+    schema = optional_member(tool, "input_schema")
     if schema is None:
         return {"type": "object", "properties": {}}
     return schema.__standard__.json_schema.input(target=target)
@@ -1388,9 +1443,9 @@ def output_json_schema(
 ) -> dict[str, Any] | None:
     """Return the JSON Schema of a tool's output for ``target``.
 
-    Returns ``None`` for a tool without an ``output_schema``.
+    Returns ``None`` for a tool without an ``output_schema`` (``None`` or absent).
     """
-    schema = tool.output_schema
+    schema = optional_member(tool, "output_schema")
     if schema is None:
         return None
     return schema.__standard__.json_schema.output(target=target)
@@ -1400,7 +1455,7 @@ async def run_tool(
     tool: StandardToolV0Definition[Any, Any, _F, Any], input: Any = None, meta: Any = None
 ) -> _F:
     """Run any conforming tool and return its result, awaiting it when it is awaitable."""
-    result = tool.execute(input, meta)
+    result = call_execute(tool, input, meta)
     if inspect.isawaitable(result):
         return await cast("Awaitable[_F]", result)
     return result
@@ -1424,7 +1479,7 @@ def run_tool_sync(
         running = False
     else:
         running = True
-    result = tool.execute(input, meta)
+    result = call_execute(tool, input, meta)
     if not inspect.isawaitable(result):
         return result
     if running:
