@@ -1435,7 +1435,8 @@ def input_json_schema(
     schema = optional_member(tool, "input_schema")
     if schema is None:
         return {"type": "object", "properties": {}}
-    return schema.__standard__.json_schema.input(target=target)
+    emitted: dict[str, Any] = schema.__standard__.json_schema.input(target=target)
+    return emitted
 
 
 def output_json_schema(
@@ -1448,7 +1449,8 @@ def output_json_schema(
     schema = optional_member(tool, "output_schema")
     if schema is None:
         return None
-    return schema.__standard__.json_schema.output(target=target)
+    emitted: dict[str, Any] = schema.__standard__.json_schema.output(target=target)
+    return emitted
 
 
 async def run_tool(
@@ -1458,7 +1460,7 @@ async def run_tool(
     result = call_execute(tool, input, meta)
     if inspect.isawaitable(result):
         return await cast("Awaitable[_F]", result)
-    return result
+    return cast("_F", result)
 
 
 def run_tool_sync(
@@ -1481,7 +1483,7 @@ def run_tool_sync(
         running = True
     result = call_execute(tool, input, meta)
     if not inspect.isawaitable(result):
-        return result
+        return cast("_F", result)
     if running:
         if inspect.iscoroutine(result):
             result.close()
