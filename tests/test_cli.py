@@ -549,3 +549,18 @@ def test_the_docs_list_exactly_the_exit_codes_these_tests_show() -> None:
     table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     codes = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")]
     assert codes[2:] == ["0", "1", "2", "3", "130", "141"]
+
+
+def test_init_readme_installs_standard_tool_from_a_path_not_the_package_index(
+    tmp_path: Path,
+) -> None:
+    """standard-tool is not on a package index: the scaffold installs it from a path."""
+    assert run("init", "demo", "--directory", str(tmp_path)).returncode == 0
+    readme = (tmp_path / "demo" / "README.md").read_text(encoding="utf-8")
+    installs = [line for line in readme.splitlines() if line.startswith("pip install")]
+    assert len(installs) == 2
+    source = installs[0].split('"')[1].removesuffix("[mcp]")
+    assert source.startswith("/") or source.endswith(".whl")
+    assert installs[1] == 'pip install -e ".[test]"'
+    pyproject = (tmp_path / "demo" / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'test = ["pytest>=8"]' in pyproject
