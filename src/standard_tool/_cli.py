@@ -12,7 +12,9 @@ import importlib.util
 import itertools
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -732,6 +734,8 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
         )
     from standard_tool.mcp import serve
 
+    if args.transport == "stdio":
+        _interrupt_ends_the_process()
     if args.transport == "http":
         url = f"http://{args.host}:{args.port}{args.path}"
         print(f"standard-tool: serving MCP on {url}", file=sys.stderr)
@@ -749,6 +753,44 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
         print(f"standard-tool: serving failed: {_describe(err)}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+# Serving over stdio, the SDK reads stdin in a worker thread that no cancellation ends:
+# after Ctrl-C the process would wait for its client to close stdin. The grace period
+# lets a call in flight finish; a second Ctrl-C ends the process at once.
+_INTERRUPT_GRACE = 3.0
+_interrupt_said = threading.Event()
+
+
+def _interrupt_ends_the_process() -> None:
+    """Make Ctrl-C end the process: KeyboardInterrupt first, then a forced exit."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # signal handlers belong to the main thread; main() may run elsewhere
+
+    def again(signum: int, frame: object) -> None:
+        _exit_interrupted()
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, again)
+        timer = threading.Timer(_INTERRUPT_GRACE, _exit_interrupted)
+        timer.daemon = True
+        timer.start()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+
+
+def _say_interrupted() -> None:
+    if not _interrupt_said.is_set():
+        _interrupt_said.set()
+        print("standard-tool: interrupted", file=sys.stderr, flush=True)
+
+
+def _exit_interrupted() -> None:
+    try:
+        _say_interrupted()
+    finally:
+        os._exit(EXIT_INTERRUPTED)
 
 
 def cmd_init(args: argparse.Namespace, out: Out) -> int:
@@ -862,7 +904,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("standard-tool: interrupted", file=sys.stderr)
+        _say_interrupted()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
