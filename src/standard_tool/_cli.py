@@ -620,24 +620,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {_bound(message)} (see --help)\n")
 
 
-# Options of ``call`` itself; a parameter of the same name is given inside --json.
-_CALL_OPTIONS = ("json", "help", "h")
-
-
 def _call_parser(target: str, tool: Any, schema: dict[str, Any]) -> tuple[_Parser, dict[str, str]]:
+    """Build the parser of ``call TARGET``: ``--json`` and an option per top-level property.
+
+    A property whose name no option can carry (``json`` and ``help`` are ``call``'s
+    own) is given inside ``--json``, as the help's last line says.
+    """
     props: Any = schema.get("properties", {})
     props = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
     required = set(schema.get("required", ()))
-    only_in_json = [name for name in props if name in _CALL_OPTIONS or not name]
     parser = _Parser(
         prog=f"standard-tool call {_bound(target)}",
         description=(tool.description or "").strip() or None,
-        epilog=(
-            "give " + ", ".join(repr(n) for n in only_in_json) + " inside --json: "
-            "the option of that name belongs to call itself"
-        )
-        if only_in_json
-        else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )
@@ -645,9 +639,8 @@ def _call_parser(target: str, tool: Any, schema: dict[str, Any]) -> tuple[_Parse
         "--json", dest="json_input", metavar="JSON", help="the whole input as JSON text"
     )
     dests: dict[str, str] = {}
+    only_in_json: list[str] = []
     for index, (name, sub) in enumerate(props.items()):
-        if name in only_in_json:
-            continue
         dest = f"param_{index}"
         description: Any = (
             cast("dict[str, Any]", sub).get("description") if isinstance(sub, dict) else None
@@ -664,9 +657,13 @@ def _call_parser(target: str, tool: Any, schema: dict[str, Any]) -> tuple[_Parse
                 # argparse formats help with %: a literal % must be doubled.
                 help=f"{help_text} {note}".strip().replace("%", "%%"),
             )
-        except (argparse.ArgumentError, ValueError):  # a name no option can carry
+        except (argparse.ArgumentError, ValueError):  # taken by call, or no option name
+            only_in_json.append(name)
             continue
         dests[dest] = name
+    if only_in_json:
+        names = ", ".join(_shown(n) for n in only_in_json)
+        parser.epilog = f"give {_bound(names)} inside --json: no option can carry that name"
     return parser, dests
 
 
