@@ -510,6 +510,10 @@ def run_without(blocked: set[str], *args: str) -> subprocess.CompletedProcess[st
     )
 
 
+#: What a plain install (``pip install`` without extras) lacks, among what tests have.
+NOT_IN_A_PLAIN_INSTALL = {"hypothesis", "jsonschema", "pydantic", "msgspec", "mcp", "anyio"}
+
+
 def test_check_passes_clean_tools_on_a_plain_install_without_hypothesis() -> None:
     result = run_without({"hypothesis"}, "check", "cli_targets:toolkit")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -517,6 +521,10 @@ def test_check_passes_clean_tools_on_a_plain_install_without_hypothesis() -> Non
     assert result.stderr == (
         "standard-tool: note: schema agreement not checked (hypothesis not installed)\n"
     )
+    plain = run_without(NOT_IN_A_PLAIN_INSTALL, "check", "cli_targets:toolkit")
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert json.loads(plain.stdout) == {"ok": True, "problems": []}
+    assert "(hypothesis and jsonschema not installed)" in plain.stderr
 
 
 def test_check_asked_for_examples_without_hypothesis_exits_2() -> None:
