@@ -135,3 +135,33 @@ def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected() -> None:
         server.wait()
         for stream in (server.stdin, server.stdout, server.stderr):
             stream.close()
+
+
+def test_serve_on_a_taken_port_is_one_line_and_exit_1() -> None:
+    import socket
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "standard_tool",
+                "serve",
+                "cli_targets:toolkit",
+                "--transport",
+                "http",
+                "--port",
+                str(port),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 1, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"standard-tool: cannot listen on 127.0.0.1:{port}: OSError: ")

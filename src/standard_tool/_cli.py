@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -734,6 +735,15 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
     if args.transport == "stdio":
         _interrupt_ends_the_process()
     if args.transport == "http":
+        try:  # say a taken port in one line here, not in the HTTP server's own log
+            socket.create_server((args.host, args.port)).close()
+        except OSError as err:
+            print(
+                f"standard-tool: cannot listen on {_bound(args.host)}:{args.port}: "
+                f"{_describe(err)}",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
         url = f"http://{args.host}:{args.port}{args.path}"
         print(f"standard-tool: serving MCP on {url}", file=sys.stderr)
     try:
