@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Run the test suite on every CPython 3.10-3.13 found on this machine, each in its
-# own virtualenv under .venvs/ with all optional dependencies installed.
-# Usage: bash scripts/test.sh [3.X ...] [pytest args...]
-#   bash scripts/test.sh                 every interpreter found, then tests_integration/
+# Run the test suite, each interpreter in its own virtualenv under .venvs/ with all
+# optional dependencies installed.
+# Usage: bash scripts/test.sh [--all] [3.X ...] [pytest args...]
+#   bash scripts/test.sh                 the core suite (tests/) on one interpreter:
+#                                        CPython 3.11 when present, else the first found
+#   bash scripts/test.sh --all           what CI runs: the core suite on every CPython
+#                                        3.10-3.13 found, then every integration
+#                                        environment (scripts/integration.sh)
 #   bash scripts/test.sh 3.12            only CPython 3.12
 #   bash scripts/test.sh 3.11 -k toolkit one interpreter, some tests
 # COVERAGE_ON=3.11 also measures branch coverage on that interpreter.
 # Property tests use hypothesis's derandomized "ci" profile when CI is set and a fast
 # "dev" profile otherwise; HYPOTHESIS_PROFILE=thorough hunts with many more examples.
+# Exit code: 0 when every run passed, 5 when no run collected a test (pytest's own
+# code for that, e.g. a -k that matches nothing), 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_env.sh
 
-# With no arguments the integration environments (tests_integration/) run too.
-run_integration=0
-[ "$#" -eq 0 ] && [ -z "${SKIP_INTEGRATION:-}" ] && run_integration=1
+all=0
+if [ "${1:-}" = "--all" ]; then
+    all=1
+    shift
+fi
 
 # Leading 3.X arguments pick interpreters; the rest go to pytest.
 wanted=()
@@ -38,33 +46,50 @@ if [ "${#wanted[@]}" -ne 0 ]; then
         picked+=("$found")
     done
     pythons=("${picked[@]}")
+elif [ "$all" = 0 ]; then
+    # A newcomer's run: one interpreter, 3.11 when present.
+    one=$(python_for 3.11)
+    pythons=("${one:-${pythons[0]}}")
 fi
 
 failed=()
+empty=()
 for python in "${pythons[@]}"; do
     version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     dir=".venvs/py$version"
     echo "== Python $version ($python)"
     ensure_venv "$python" "$dir" -e ".[all]" --group test
     bash scripts/fetch_test_suite.sh "$dir/bin/python"
+    code=0
     if [ "${COVERAGE_ON:-}" = "$version" ]; then
         # Branch coverage on one interpreter (CI sets COVERAGE_ON); the report's
         # floor fails the run if coverage drops.
-        if ! "$dir/bin/python" -m coverage run -m pytest -q -p no:cacheprovider "$@" ||
+        "$dir/bin/python" -m coverage run -m pytest -q -p no:cacheprovider "$@" || code=$?
+        if [ "$code" = 0 ] &&
             ! "$dir/bin/python" -m coverage report --fail-under=85 | grep -E '^TOTAL|failure'; then
-            failed+=("$version")
+            code=1
         fi
-    elif ! "$dir/bin/python" -m pytest -q -p no:cacheprovider "$@"; then
+    else
+        "$dir/bin/python" -m pytest -q -p no:cacheprovider "$@" || code=$?
+    fi
+    # pytest exits 5 when it collected no test: say so rather than call it a failure.
+    if [ "$code" = 5 ]; then
+        echo "scripts/test.sh: no tests collected on Python $version (pytest exit 5)" >&2
+        empty+=("$version")
+    elif [ "$code" != 0 ]; then
         failed+=("$version")
     fi
 done
 
-if [ "$run_integration" = 1 ] && ! bash scripts/integration.sh; then
+if [ "$all" = 1 ] && ! bash scripts/integration.sh; then
     failed+=("integration")
 fi
 
 if [ "${#failed[@]}" -ne 0 ]; then
     echo "tests failed on Python ${failed[*]}"
     exit 1
+fi
+if [ "${#empty[@]}" -eq "${#pythons[@]}" ]; then
+    exit 5
 fi
 # Success prints nothing more: the last line stays pytest's own summary.

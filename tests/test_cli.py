@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -303,3 +304,271 @@ def test_init_scaffolds_a_project_whose_tests_pass(tmp_path: Path) -> None:
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout
     assert run("init", "weather-tools", "--directory", str(tmp_path)).returncode == 2
+
+
+# A hostile shell: every failure is one bounded line on stderr and a documented code
+# --------------------------------------------------------------------------------------
+
+
+def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
+    """The single stderr line of a run that ended with ``code``."""
+    assert result.returncode == code, result.stderr[-2000:]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr[-2000:]
+    assert len(lines[0]) <= 700
+    return lines[0]
+
+
+def limit_memory() -> None:
+    """Cap the child's address space, so a regression fails fast instead of eating the machine."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the memory cap uses POSIX rlimits")
+def test_an_endless_iterable_target_is_refused_not_listed_for_ever() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "standard_tool", "inspect", "cli_hostile:endless"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+        preexec_fn=limit_memory,
+    )
+    line = one_line(result, 2)
+    assert "cli_hostile:endless holds more than 10000 items" in line
+
+
+def test_an_attribute_that_raises_is_one_line() -> None:
+    line = one_line(run("inspect", "cli_hostile:raising"), 2)
+    assert line == (
+        "standard-tool: reading 'cli_hostile:raising' failed: "
+        "RuntimeError: reading this attribute fails"
+    )
+
+
+def test_an_import_with_a_huge_error_is_one_bounded_line() -> None:
+    line = one_line(run("inspect", "cli_broken_big"), 2)
+    assert line.startswith("standard-tool: importing cli_broken_big failed: RuntimeError: line")
+    assert line.endswith("...")
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("cli_targets:", "TARGET 'cli_targets:' names nothing after ':'"),
+        (":add", "TARGET ':add' names no module before ':'"),
+    ],
+)
+def test_a_target_with_an_empty_side_of_the_colon_is_refused(target: str, message: str) -> None:
+    assert one_line(run("inspect", target), 2).startswith(f"standard-tool: {message}")
+
+
+def test_call_a_tool_with_parameters_named_json_and_help() -> None:
+    result = run("call", "cli_hostile:settings", "--json", '{"json": "a", "help": "b"}')
+    assert as_json(result) == "a/b"
+    helped = run("call", "cli_hostile:settings", "--help")
+    assert helped.returncode == 0
+    assert "give 'json', 'help' inside --json" in helped.stdout
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("cli_hostile:huge", "ValueError: Exceeds the limit"),
+        ("cli_hostile:unprintable", "RuntimeError: no text for you"),
+    ],
+)
+def test_call_with_an_output_it_cannot_print_exits_1(target: str, reason: str) -> None:
+    line = one_line(run("call", target), 1)
+    assert line.startswith(
+        f"standard-tool: {target.split(':')[1]} returned a value that cannot be printed: {reason}"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["call", "cli_targets:counts", "--json", "[" * 30_000],
+        ["call", "cli_targets:counts", "--words", "[" * 30_000],
+        ["call", "cli_targets:add", "--a", "7" * 5000],
+        ["call", "cli_targets:add", "--a", "x" * 5000],
+        ["call", "cli_targets:shout", "--text", "a", "--loud", "y" * 5000],
+        ["inspect", "cli_targets", "--format", "f" * 5000],
+        ["check", "cli_targets", "--examples", "9" * 5000],
+        ["serve", "cli_targets:toolkit", "--port", "99999"],
+        ["serve", "cli_targets:toolkit", "--port", "-5"],
+        ["inspect", "m" * 5000],
+    ],
+    ids=lambda args: " ".join(a[:12] for a in args),
+)
+def test_bad_arguments_are_one_bounded_line_and_exit_2(args: list[str]) -> None:
+    line = one_line(run(*args), 2)
+    assert "Traceback" not in line
+
+
+def test_a_port_out_of_range_names_the_range() -> None:
+    line = one_line(run("serve", "cli_targets:toolkit", "--port", "99999"), 2)
+    assert "expected a TCP port from 1 to 65535, got '99999'" in line
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
+    reader = subprocess.run(
+        f"{sys.executable} -m standard_tool export cli_hostile:many | head -c 100",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+    assert len(reader.stdout) == 100
+    assert reader.stderr == ""
+
+
+def test_a_closed_stdout_exits_141() -> None:
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "standard_tool", "export", "cli_hostile:many"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    assert writer.stdout is not None
+    assert writer.stderr is not None
+    try:
+        writer.stdout.read(100)
+        writer.stdout.close()
+        assert writer.wait(timeout=120) == 141
+        assert writer.stderr.read() == b""
+    finally:
+        writer.kill()
+        writer.wait()
+        writer.stdout.close()
+        writer.stderr.close()
+
+
+def interrupted(args: list[str], ready: str) -> tuple[int, str]:
+    """Run the CLI, send it Ctrl-C once it wrote ``ready`` on stderr; its code and stderr."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "standard_tool", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert process.stderr is not None
+    try:
+        assert ready in process.stderr.readline()
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=60)
+        return code, process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+def test_ctrl_c_during_call_exits_130_with_one_line() -> None:
+    code, stderr = interrupted(["call", "cli_hostile:wait"], "ready")
+    assert (code, stderr) == (130, "standard-tool: interrupted\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+def test_ctrl_c_while_serving_before_a_client_connects_exits_130() -> None:
+    # cli_hostile prints nothing at import; a target that says ready once imported:
+    code, stderr = interrupted(["serve", "cli_ready:toolkit"], "ready")
+    assert (code, stderr) == (130, "standard-tool: interrupted\n")
+
+
+BLOCK = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+sys.meta_path.insert(0, Block())
+from standard_tool._cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def run_without(blocked: set[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in an interpreter where the ``blocked`` packages cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK.format(blocked=blocked), *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+
+
+#: What a plain install (``pip install`` without extras) lacks, among what tests have.
+NOT_IN_A_PLAIN_INSTALL = {"hypothesis", "jsonschema", "pydantic", "msgspec", "mcp", "anyio"}
+
+
+def test_check_passes_clean_tools_on_a_plain_install_without_hypothesis() -> None:
+    result = run_without({"hypothesis"}, "check", "cli_targets:toolkit")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout) == {"ok": True, "problems": []}
+    assert result.stderr == (
+        "standard-tool: note: schema agreement not checked (hypothesis not installed)\n"
+    )
+    plain = run_without(NOT_IN_A_PLAIN_INSTALL, "check", "cli_targets:toolkit")
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert json.loads(plain.stdout) == {"ok": True, "problems": []}
+    assert "(hypothesis and jsonschema not installed)" in plain.stderr
+
+
+def test_check_asked_for_examples_without_hypothesis_exits_2() -> None:
+    line = one_line(run_without({"hypothesis"}, "check", "cli_targets:add", "--examples", "5"), 2)
+    assert line == (
+        "standard-tool: --examples 5 needs hypothesis: install them, or pass --examples 0"
+    )
+
+
+def test_serve_without_the_mcp_sdk_says_what_to_install() -> None:
+    line = one_line(run_without({"mcp"}, "serve", "cli_targets:toolkit"), 2)
+    assert line.startswith("standard-tool: serve needs the MCP SDK, which the `mcp` extra")
+
+
+def test_export_inspect_and_call_accept_the_same_targets() -> None:
+    for target in ("cli_targets:add", "cli_targets:toolkit", "cli_targets:tool_list"):
+        exported = [t["name"] for t in as_json(run("export", target))["tools"]]
+        inspected = [t["name"] for t in as_json(run("inspect", target))["tools"]]
+        assert exported == inspected
+
+
+def test_a_tool_that_breaks_the_protocol_is_exit_3_in_one_line() -> None:
+    line = one_line(run("inspect", "cli_hostile:broken_schema"), 3)
+    assert line == ("standard-tool: unexpected error: RuntimeError: this schema cannot be exported")
+
+
+def test_the_docs_list_exactly_the_exit_codes_these_tests_show() -> None:
+    """docs/cli.md's table: 0 and 1 above, 2 and 3 here, 130 and 141 by Ctrl-C and a pipe."""
+    text = (TESTS.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")]
+    assert codes[2:] == ["0", "1", "2", "3", "130", "141"]
+
+
+def test_init_readme_installs_standard_tool_from_a_path_not_the_package_index(
+    tmp_path: Path,
+) -> None:
+    """standard-tool is not on a package index: the scaffold installs it from a path."""
+    assert run("init", "demo", "--directory", str(tmp_path)).returncode == 0
+    readme = (tmp_path / "demo" / "README.md").read_text(encoding="utf-8")
+    installs = [line for line in readme.splitlines() if line.startswith("pip install")]
+    assert len(installs) == 2
+    source = installs[0].split('"')[1].removesuffix("[mcp]")
+    assert source.startswith("/") or source.endswith(".whl")
+    assert installs[1] == 'pip install -e ".[test]"'
+    pyproject = (tmp_path / "demo" / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'test = ["pytest>=8"]' in pyproject

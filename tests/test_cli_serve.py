@@ -91,3 +91,77 @@ def test_serve_http_lists_and_calls_tools() -> None:
         server.wait(timeout=30)
         if server.stderr is not None:
             server.stderr.close()
+
+
+def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected() -> None:
+    """The SDK's stdin reader outlives cancellation; Ctrl-C still ends the process (130)."""
+    import json
+    import signal
+    import subprocess
+
+    if sys.platform == "win32":
+        return
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "standard_tool", "serve", "cli_ready:toolkit"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    assert server.stderr is not None
+    try:
+        assert server.stderr.readline() == b"ready\n"
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        }
+        server.stdin.write(json.dumps(initialize).encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1  # a client is connected
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=60) == 130
+        assert server.stderr.read() == b"standard-tool: interrupted\n"
+    finally:
+        server.kill()
+        server.wait()
+        for stream in (server.stdin, server.stdout, server.stderr):
+            stream.close()
+
+
+def test_serve_on_a_taken_port_is_one_line_and_exit_1() -> None:
+    import socket
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "standard_tool",
+                "serve",
+                "cli_targets:toolkit",
+                "--transport",
+                "http",
+                "--port",
+                str(port),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 1, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"standard-tool: cannot listen on 127.0.0.1:{port}: OSError: ")

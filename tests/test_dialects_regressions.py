@@ -9,6 +9,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 
 from standard_tool.dialects import (
+    DRAFT_07_URI,
     SchemaConversionError,
     inline_refs,
     to_draft07,
@@ -130,3 +131,36 @@ def test_inline_refs_refuses_dynamic_ref() -> None:
 
 def test_openapi30_makes_a_decimal_count_an_integer() -> None:
     assert to_openapi30({"maxItems": 2.0}) == {"maxItems": 2}
+
+
+_URN = "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed"
+
+
+def test_to_draft07_repoints_a_ref_that_spells_the_root_id() -> None:
+    """``$ref: "<root $id>#/$defs/bar"`` follows ``$defs`` to ``definitions``."""
+    schema = {
+        "$id": _URN,
+        "$defs": {"bar": {"type": "string"}},
+        "type": "object",
+        "properties": {"foo": {"$ref": f"{_URN}#/$defs/bar"}},
+    }
+    out = to_draft07(schema)
+    assert out["properties"]["foo"] == {"$ref": f"{_URN}#/definitions/bar"}
+    validator = jsonschema.Draft7Validator(out)
+    assert validator.is_valid({"foo": "a"})
+    assert not validator.is_valid({"foo": 1})
+
+
+def test_to_draft202012_repoints_a_ref_that_spells_the_root_id() -> None:
+    schema = {
+        "$schema": DRAFT_07_URI,
+        "$id": _URN,
+        "definitions": {"bar": {"type": "string"}},
+        "type": "object",
+        "properties": {"foo": {"$ref": f"{_URN}#/definitions/bar"}},
+    }
+    out = to_draft202012(schema)
+    assert out["properties"]["foo"] == {"$ref": f"{_URN}#/$defs/bar"}
+    validator = jsonschema.Draft202012Validator(out)
+    assert validator.is_valid({"foo": "a"})
+    assert not validator.is_valid({"foo": 1})

@@ -166,3 +166,56 @@ def test_every_rewrite_passes_the_checker_and_the_sdk(props: dict[str, Any]) -> 
     out = gemini(schema)
     assert "$ref" not in str(out)
     assert out["properties"]["ref"]["description"].startswith("via a ref")
+
+
+@pytest.mark.parametrize(
+    ("prop", "words"),
+    [
+        ({"type": "object"}, "any keys and any values"),
+        ({"type": "object", "properties": {}}, "any keys and any values"),
+        ({"type": "object", "properties": {}, "additionalProperties": {}}, "accepts any value"),
+    ],
+    ids=["no properties", "empty properties", "empty properties, any extra"],
+)
+def test_an_open_object_without_properties_is_refused_however_it_is_spelled(
+    prop: Any, words: str
+) -> None:
+    """``"properties": {}`` says no more than nothing: the tool accepts any object."""
+    with pytest.raises(ProviderSchemaError, match=words):
+        GeminiParameters.from_json_schema(obj({"p": prop}, ["p"]))
+
+
+def test_a_closed_empty_object_below_the_root_is_refused_for_gemini() -> None:
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    words = "Gemini objects below the root must have named properties"
+    with pytest.raises(ProviderSchemaError, match=words):
+        GeminiParameters.from_json_schema(obj({"p": closed}, ["p"]))
+
+
+def test_check_gemini_flags_an_object_without_properties_below_the_root() -> None:
+    problems = check_gemini(obj({"p": {"type": "object"}}, ["p"]))
+    assert [(p.path, p.message) for p in problems] == [
+        (("properties", "p"), "an object below the root must have named properties")
+    ]
+    assert check_gemini({"type": "object"}) == []  # the root: a tool without parameters
+
+
+def test_the_parameter_name_rule_says_ascii_letters() -> None:
+    (problem,) = check_gemini(obj({"café": {"type": "string"}}))
+    assert problem.path == ("properties", "café")
+    assert problem.message.startswith("a parameter name must start with an ASCII letter")
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"type": "object"},
+        {"type": "object", "properties": {}},
+        {"type": "object", "properties": {}, "additionalProperties": False},
+    ],
+)
+def test_a_root_without_properties_is_declared_without_parameters(root: dict[str, Any]) -> None:
+    """docs/dialects.md: the model sends no arguments; an open root would take more."""
+    view = GeminiParameters.from_json_schema(root)
+    assert view.schema is None
+    assert view.decode(None) == {}

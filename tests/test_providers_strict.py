@@ -225,6 +225,8 @@ def test_unions_of_models_decode_through_the_matching_branch() -> None:
     ("prop", "words"),
     [
         ({"type": "object"}, "any keys and any values"),
+        # "properties": {} says nothing more: the tool accepts any object here too.
+        ({"type": "object", "properties": {}}, "any keys and any values"),
         ({}, "accepts any value"),
         ({"type": "object", "additionalProperties": {}}, "accepts any value"),
         ({"type": "array"}, "items accept any value"),
@@ -250,6 +252,13 @@ def test_a_schema_strict_mode_cannot_represent_says_where_and_why(prop: Any, wor
     assert words in s.reason
     assert s.decode({"p": 1}) == {"p": 1}
     assert s.schema["properties"]["p"] == prop
+
+
+def test_a_closed_empty_object_below_the_root_stays_a_closed_empty_object() -> None:
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    s = strict(obj({"p": closed}, ["p"]))
+    assert s.strict is True
+    assert s.schema["properties"]["p"] == {**closed, "required": []}
 
 
 def test_deep_nesting_is_refused_past_ten_levels() -> None:

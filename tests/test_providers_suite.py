@@ -19,6 +19,10 @@ schema (``jsonschema``), and by what the provider is shown and enforces:
 - ``anthropic`` / ``mcp``: the JSON Schema ``to_anthropic`` / ``to_mcp`` (references
   inlined) emit, judged with ``Draft202012Validator``.
 
+Every validator, the original's and the declared one's, asserts the formats of
+``JUDGED_FORMATS`` (``FORMAT_CHECKER``), and the suite's ``optional/format`` groups
+run too, so a format a provider moves into the description shows as a widening.
+
 Most suite schemas have no ``type``, which the strict modes and Gemini refuse; each
 untyped group runs again with ``"type"`` set to each kind of its test data
 (``+type``), which judges the other keywords.
@@ -39,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -77,13 +82,20 @@ from tests.test_dialects_suite import SUITE, UNJUDGED, Case, _cases, _is_remote,
 
 TARGETS = ("openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "mcp")
 
+#: The formats every validator here asserts: those jsonschema checks with what the
+#: test environment installs (a missing checker fails the test below, never skips).
+JUDGED_FORMATS = ("date", "date-time", "time", "email", "idn-email", "ipv4", "ipv6", "uuid")
+FORMAT_CHECKER = jsonschema.FormatChecker(JUDGED_FORMATS)
+
 #: target -> keyword -> what happens to it: the declared schema accepts more when the
 #: keyword is in the schema (the tool's own validation still refuses the difference).
 #: Mirrors the "loosens" rows of "What each provider declaration keeps, drops and
 #: loosens" in docs/dialects.md.
 _DESCRIBED = "moved into the description"
+_FORMAT = "one the provider lacks: moved into the description"
 WIDENINGS: dict[str, dict[str, str]] = {
     "openai-strict": {
+        "format": _FORMAT,
         "minLength": _DESCRIBED,
         "maxLength": _DESCRIBED,
         "uniqueItems": _DESCRIBED,
@@ -102,6 +114,7 @@ WIDENINGS: dict[str, dict[str, str]] = {
         "oneOf": "becomes anyOf",
     },
     "gemini": {
+        "format": _FORMAT,
         "multipleOf": _DESCRIBED,
         "exclusiveMinimum": "inclusive on a number (exact on an integer)",
         "exclusiveMaximum": "inclusive on a number (exact on an integer)",
@@ -122,6 +135,7 @@ WIDENINGS: dict[str, dict[str, str]] = {
         "oneOf": "becomes anyOf",
     },
     "gemini-json": {
+        "format": _FORMAT,
         **dict.fromkeys(
             (
                 "multipleOf",
@@ -147,6 +161,7 @@ WIDENINGS: dict[str, dict[str, str]] = {
     },
     "anthropic": {},
     "anthropic-strict": {
+        "format": _FORMAT,
         **dict.fromkeys(
             (
                 "minimum",
@@ -208,6 +223,7 @@ REFUSALS = (
     "points nowhere",
     "with free keys",
     "any keys and any values",
+    "must have named properties",
     "several key patterns",
     "has both properties and",
     "mixing kinds",
@@ -332,7 +348,7 @@ def _relaxed(schema: dict[str, Any], rules: SchemaRules) -> Callable[[Any], bool
     """Whether the same rewrite, with objects left open and keys optional, accepts a value."""
     open_rules = dataclasses.replace(rules, closed_objects=False, all_required=False)
     out, plan, _ = rewrite(dict(schema), open_rules, lambda _: ())
-    validator: Any = jsonschema.Draft202012Validator(out)
+    validator: Any = jsonschema.Draft202012Validator(out, format_checker=FORMAT_CHECKER)
     return lambda v: any(validator.is_valid(c) for c in encode(plan, v))
 
 
@@ -346,7 +362,7 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
             assert not check_openai_strict(strict.schema)
             plan: Plan | None = strict._plan  # pyright: ignore[reportPrivateUsage]
             return Declared(
-                jsonschema.Draft202012Validator(strict.schema),
+                jsonschema.Draft202012Validator(strict.schema, format_checker=FORMAT_CHECKER),
                 lambda v: encode(plan, v),
                 strict.decode,
                 _relaxed(schema, OPENAI_STRICT_RULES),
@@ -356,7 +372,7 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
             assert not check_anthropic_strict(closed.schema)
             closed_plan: Plan | None = closed._plan  # pyright: ignore[reportPrivateUsage]
             return Declared(
-                jsonschema.Draft202012Validator(closed.schema),
+                jsonschema.Draft202012Validator(closed.schema, format_checker=FORMAT_CHECKER),
                 lambda v: encode(closed_plan, v),
                 closed.decode,
                 _relaxed(schema, ANTHROPIC_STRICT_RULES),
@@ -367,7 +383,7 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
             assert not check_gemini(params.schema)
             gemini_plan: Plan | None = params._plan  # pyright: ignore[reportPrivateUsage]
             return Declared(
-                GeminiValidator(params.schema),
+                GeminiValidator(params.schema, format_checker=FORMAT_CHECKER),
                 lambda v: encode(gemini_plan, v),
                 params.decode,
                 None,
@@ -379,7 +395,7 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
             assert not check_gemini_json_schema(json_params.schema)
             json_plan: Plan | None = json_params._plan  # pyright: ignore[reportPrivateUsage]
             return Declared(
-                jsonschema.Draft202012Validator(json_params.schema),
+                jsonschema.Draft202012Validator(json_params.schema, format_checker=FORMAT_CHECKER),
                 lambda v: encode(json_plan, v),
                 json_params.decode,
                 None,
@@ -390,7 +406,12 @@ def declare(target: str, schema: dict[str, Any]) -> Declared:
             declaration = to_mcp(tool, inline_refs=True)
             assert not check_mcp_tool(declaration)
             emitted = declaration["inputSchema"]
-        return Declared(jsonschema.Draft202012Validator(emitted), lambda v: [v], lambda v: v, None)
+        return Declared(
+            jsonschema.Draft202012Validator(emitted, format_checker=FORMAT_CHECKER),
+            lambda v: [v],
+            lambda v: v,
+            None,
+        )
     except (ProviderSchemaError, SchemaConversionError, ToolDefinitionError) as err:
         raise Refused(str(err)) from err
 
@@ -468,7 +489,7 @@ def _run_case(case: Case, target: str) -> Outcome:
     )
     try:
         source_cls.check_schema(schema)
-        original = source_cls(schema)
+        original = source_cls(schema, format_checker=FORMAT_CHECKER)
         expected = [bool(original.is_valid(t["data"])) for t in tests]
     except Exception:  # e.g. an ECMA 262 regex Python's re lacks
         return Outcome(len(tests), 0, [], [], [], UNJUDGED, None)
@@ -530,16 +551,33 @@ def needs_remote(case: Case) -> bool:
     return isinstance(case.group["schema"], dict) and _is_remote(case)
 
 
+def _format_cases() -> list[Case]:
+    """The suite's ``optional/format`` groups, which judge ``format`` as an assertion."""
+    return [
+        Case(source, str(path.relative_to(SUITE / source)), group)
+        for source in ("draft2020-12", "draft7")
+        for path in sorted((SUITE / source / "optional" / "format").glob("*.json"))
+        for group in json.loads(path.read_text(encoding="utf-8"))
+    ]
+
+
 @functools.cache
 def _variants() -> list[tuple[Case, str]]:
     """Every non-remote group as it is, then typed with each kind of its test data."""
     found: list[tuple[Case, str]] = []
-    for case in _cases():
+    for case in [*_cases(), *_format_cases()]:
         if needs_remote(case):
             continue
         found.append((case, case.source))
         found.extend((typed(case, kind), f"{case.source}+type") for kind in kinds(case))
     return found
+
+
+def test_every_judged_format_has_a_checker() -> None:
+    """The format checker is real: each judged format refuses a bad string."""
+    missing = [f for f in JUDGED_FORMATS if f not in FORMAT_CHECKER.checkers]
+    assert not missing, f"install the checkers of {missing} (jsonschema's format extras)"
+    assert not FORMAT_CHECKER.conforms("not a date", "date")
 
 
 @pytest.mark.parametrize(("case", "target"), _params())

@@ -9,13 +9,17 @@ import argparse
 import functools
 import importlib
 import importlib.util
+import itertools
 import json
 import os
+import signal
+import socket
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from standard_tool._core import (
     input_json_schema,
@@ -39,14 +43,47 @@ FORMATS = (
     "jsonschema",
 )
 MAX_MESSAGE = 500
+MAX_TOOLS = 10_000
+MAX_VALUE = 60
+DEFAULT_EXAMPLES = 50
+
+# Exit codes (docs/cli.md lists them).
+EXIT_OK = 0
+EXIT_FAILED = 1  # check found problems; call: invalid input, the tool raised, unprintable result
+EXIT_USAGE = 2  # bad usage, a bad TARGET, a missing optional dependency
+EXIT_UNEXPECTED = 3  # anything else: a tool that breaks a protocol, or a bug here
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_PIPE_CLOSED = 141  # the reader of stdout stopped early (128 + SIGPIPE), silently
 
 
 class TargetError(Exception):
     """A TARGET that does not name tools; the CLI exits 2 with its message."""
 
 
+class UsageError(Exception):
+    """A command that cannot run as asked; the CLI exits 2 with its message."""
+
+
 def _bound(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+    """``text`` on one line of at most MAX_MESSAGE characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= MAX_MESSAGE else flat[: MAX_MESSAGE - 3] + "..."
+
+
+def _describe(err: BaseException) -> str:
+    """``Type: message`` of an exception, bounded, even when its ``__str__`` raises."""
+    try:
+        text = str(err)
+    except Exception:  # a hostile exception: its type is all there is to say
+        text = "(its message cannot be printed)"
+    return _bound(f"{type(err).__name__}: {text}" if text else type(err).__name__)
+
+
+def _shown(text: str) -> str:
+    """Quote a value the user typed, cut to MAX_VALUE characters."""
+    if len(text) <= MAX_VALUE:
+        return repr(text)
+    return f"{text[: MAX_VALUE - 3]!r}... ({len(text)} characters)"
 
 
 # Loading targets
@@ -67,16 +104,16 @@ def _import(spec: str) -> ModuleType:
         try:
             module_spec.loader.exec_module(module)
         except Exception as err:  # user code: any failure is a bad target
-            raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+            raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
         return module
     try:
         return importlib.import_module(spec)
     except ModuleNotFoundError as err:
         if err.name is not None and spec.startswith(err.name):
-            raise TargetError(f"no module named {spec!r} (is it on PYTHONPATH?)") from err
-        raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+            raise TargetError(f"no module named {_shown(spec)} (is it on PYTHONPATH?)") from err
+        raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
     except Exception as err:  # user code: any failure is a bad target
-        raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
+        raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
 
 
 def _tools_of(obj: Any, where: str) -> list[Any]:
@@ -85,7 +122,10 @@ def _tools_of(obj: Any, where: str) -> list[Any]:
     if isinstance(obj, Toolkit):
         return obj.list()
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes, dict)):
-        items: list[Any] = list(cast("Iterable[object]", obj))
+        # An iterable may be endless (itertools.count()): read one past the bound, no more.
+        items: list[Any] = list(itertools.islice(cast("Iterable[object]", obj), MAX_TOOLS + 1))
+        if len(items) > MAX_TOOLS:
+            raise TargetError(f"{where} holds more than {MAX_TOOLS} items; name fewer tools")
         if items and all(is_standard_tool(item) for item in items):
             return items
     raise TargetError(f"{where} is not a tool, a Toolkit or a list of tools")
@@ -93,18 +133,39 @@ def _tools_of(obj: Any, where: str) -> list[Any]:
 
 def load_tools(target: str) -> list[Any]:
     """Return the tools TARGET names (``pkg.mod:obj``, ``pkg.mod`` or ``file.py[:obj]``)."""
-    module_part, _, attr = target.partition(":")
+    module_part, colon, attr = target.partition(":")
     if len(module_part) == 1 and attr[:1] in ("\\", "/"):  # a Windows drive letter
-        drive_rest, _, attr = attr.partition(":")
+        drive_rest, colon, attr = attr.partition(":")
         module_part = f"{module_part}:{drive_rest}"
+    if not module_part:
+        raise TargetError(f"TARGET {_shown(target)} names no module before ':'")
+    if colon and not attr:
+        raise TargetError(
+            f"TARGET {_shown(target)} names nothing after ':'; "
+            f"add an object's name or drop the ':' to take every tool of {_shown(module_part)}"
+        )
     module = _import(module_part)
-    if attr:
-        obj: Any = module
-        for part in attr.split("."):
-            if not hasattr(obj, part):
-                raise TargetError(f"{module_part} has no attribute {attr!r}")
+    try:
+        if attr:
+            return _tools_of(_attribute(module, module_part, attr), target)
+        return _module_tools(module, module_part)
+    except TargetError:
+        raise
+    except Exception as err:  # user code (a property, __getattr__, __iter__) may raise anything
+        raise TargetError(f"reading {_shown(target)} failed: {_describe(err)}") from err
+
+
+def _attribute(module: ModuleType, module_part: str, attr: str) -> Any:
+    obj: Any = module
+    for part in attr.split("."):
+        try:
             obj = getattr(obj, part)
-        return _tools_of(obj, target)
+        except AttributeError as err:
+            raise TargetError(f"{module_part} has no attribute {_shown(attr)}") from err
+    return obj
+
+
+def _module_tools(module: ModuleType, module_part: str) -> list[Any]:
     tools: list[Any] = []
     seen: set[str] = set()
     namespace: dict[str, Any] = vars(module)
@@ -319,9 +380,43 @@ def _pointer(path: Sequence[object]) -> str:
     return "".join("/" + str(k).replace("~", "~0").replace("/", "~1") for k in path) or "/"
 
 
+def _agreement_examples(requested: int | None) -> int:
+    """How many property-test examples to run: none when its libraries are missing.
+
+    The property test needs ``hypothesis`` and ``jsonschema``, which no extra installs
+    for users; without them it is skipped (with a note), unless ``--examples`` asked
+    for it, which then cannot run as asked.
+    """
+    if requested == 0:
+        return 0
+    missing = [name for name in ("hypothesis", "jsonschema") if not _importable(name)]
+    if not missing:
+        return DEFAULT_EXAMPLES if requested is None else requested
+    if requested is not None:
+        raise UsageError(
+            f"--examples {requested} needs {' and '.join(missing)}: install them, "
+            "or pass --examples 0"
+        )
+    print(
+        f"standard-tool: note: schema agreement not checked ({' and '.join(missing)} "
+        "not installed)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
 def cmd_check(args: argparse.Namespace, out: Out) -> int:
     tools = load_tools(args.target)
-    problems = [problem for t in tools for problem in check_tool(t, args.examples)]
+    examples = _agreement_examples(args.examples)
+    problems = [problem for t in tools for problem in check_tool(t, examples)]
     if out.json:
         out.emit_json({"ok": not problems, "problems": problems})
     else:
@@ -444,7 +539,32 @@ def cmd_export(args: argparse.Namespace, out: Out) -> int:
     return 0
 
 
-_COERCE: dict[str, Any] = {"integer": int, "number": float, "string": str}
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError as err:  # not digits, or more digits than int() converts
+        raise argparse.ArgumentTypeError(f"expected an integer, got {_shown(text)}") from err
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"expected a number, got {_shown(text)}") from err
+
+
+def _count(text: str) -> int:
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {_shown(text)}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a TCP port from 1 to 65535, got {_shown(text)}")
+    return value
 
 
 def _boolean(text: str) -> bool:
@@ -453,14 +573,34 @@ def _boolean(text: str) -> bool:
         return True
     if lowered in ("false", "0", "no", "off"):
         return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected true or false, got {_shown(text)}")
+
+
+def _parse_json(text: str) -> Any:
+    """``json.loads``, with every way it can fail turned into one bounded ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError as err:
+        raise ValueError("invalid JSON: nested too deeply") from err
+    except ValueError as err:  # JSONDecodeError, or an integer past int()'s digit limit
+        raise ValueError(f"invalid JSON: {_bound(str(err))}") from err
 
 
 def _json_value(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise argparse.ArgumentTypeError(f"invalid JSON: {err}") from err
+        return _parse_json(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{err} in {_shown(text)}") from err
+
+
+def _json_value_or_text(text: str) -> Any:
+    try:
+        return _parse_json(text)
+    except ValueError:
+        return text
+
+
+_COERCE: dict[str, Any] = {"integer": _integer, "number": _number, "string": str}
 
 
 def _converter(schema: Any) -> Any:
@@ -474,15 +614,62 @@ def _converter(schema: Any) -> Any:
     return _json_value_or_text
 
 
-def _json_value_or_text(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every usage error as one bounded line (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_bound(message)} (see --help)\n")
+
+
+def _call_parser(target: str, tool: Any, schema: dict[str, Any]) -> tuple[_Parser, dict[str, str]]:
+    """Build the parser of ``call TARGET``: ``--json`` and an option per top-level property.
+
+    A property whose name no option can carry (``json`` and ``help`` are ``call``'s
+    own) is given inside ``--json``, as the help's last line says.
+    """
+    props: Any = schema.get("properties", {})
+    props = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
+    required = set(schema.get("required", ()))
+    parser = _Parser(
+        prog=f"standard-tool call {_bound(target)}",
+        description=(tool.description or "").strip() or None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument(
+        "--json", dest="json_input", metavar="JSON", help="the whole input as JSON text"
+    )
+    dests: dict[str, str] = {}
+    only_in_json: list[str] = []
+    for index, (name, sub) in enumerate(props.items()):
+        dest = f"param_{index}"
+        description: Any = (
+            cast("dict[str, Any]", sub).get("description") if isinstance(sub, dict) else None
+        )
+        help_text = description if isinstance(description, str) else ""
+        note = f"({_type_of(sub)}{', required' if name in required else ''})"
+        try:
+            parser.add_argument(
+                f"--{name}",
+                dest=dest,
+                metavar=_type_of(sub).upper().replace("|", "_"),
+                type=_converter(sub),
+                default=argparse.SUPPRESS,
+                # argparse formats help with %: a literal % must be doubled.
+                help=f"{help_text} {note}".strip().replace("%", "%%"),
+            )
+        except (argparse.ArgumentError, ValueError):  # taken by call, or no option name
+            only_in_json.append(name)
+            continue
+        dests[dest] = name
+    if only_in_json:
+        names = ", ".join(_shown(n) for n in only_in_json)
+        parser.epilog = f"give {_bound(names)} inside --json: no option can carry that name"
+    return parser, dests
 
 
 def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
-    pre = argparse.ArgumentParser(prog="standard-tool call", add_help=False)
+    pre = _Parser(prog="standard-tool call", add_help=False, allow_abbrev=False)
     pre.add_argument("target")
     known, rest = pre.parse_known_args(argv)
     tools = load_tools(known.target)
@@ -492,40 +679,13 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
             f"{known.target} names {len(tools)} tools ({_bound(names)}); pick one with MODULE:NAME"
         )
     tool = tools[0]
-    schema = input_json_schema(tool)
-    parser = argparse.ArgumentParser(
-        prog=f"standard-tool call {known.target}",
-        description=(tool.description or "").strip() or None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "--json", dest="json_input", metavar="JSON", help="the whole input as JSON text"
-    )
-    props: dict[str, Any] = schema.get("properties", {})
-    required = set(schema.get("required", ()))
-    dests: dict[str, str] = {}
-    for index, (name, sub) in enumerate(props.items()):
-        dest = f"param_{index}"
-        dests[dest] = name
-        description: Any = (
-            cast("dict[str, Any]", sub).get("description") if isinstance(sub, dict) else None
-        )
-        help_text = description if isinstance(description, str) else ""
-        note = f"({_type_of(sub)}{', required' if name in required else ''})"
-        parser.add_argument(
-            f"--{name}",
-            dest=dest,
-            metavar=_type_of(sub).upper().replace("|", "_"),
-            type=_converter(sub),
-            default=argparse.SUPPRESS,
-            help=f"{help_text} {note}".strip(),
-        )
+    parser, dests = _call_parser(known.target, tool, input_json_schema(tool))
     args = parser.parse_args(rest)
     if args.json_input is not None:
         try:
-            payload: Any = json.loads(args.json_input)
-        except json.JSONDecodeError as err:
-            parser.error(f"--json: invalid JSON: {err}")
+            payload: Any = _parse_json(args.json_input)
+        except ValueError as err:
+            parser.error(f"--json: {err}")
         if not isinstance(payload, dict) and any(d in vars(args) for d in dests):
             parser.error("--json must be an object to combine with --<param> options")
     else:
@@ -538,39 +698,106 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
     except ValueError as err:
         if type(err).__name__ == "StandardToolValidationError":
             print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
-            return 1
-        print(f"standard-tool: {tool.name} failed: ValueError: {_bound(str(err))}", file=sys.stderr)
-        return 1
+            return EXIT_FAILED
+        print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
+        return EXIT_FAILED
     except Exception as err:  # the tool's own failure: report it, exit 1
+        print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        text = _result_text(result, compact=out_opts.json)
+    except Exception as err:  # a value neither JSON nor str() can print
         print(
-            f"standard-tool: {tool.name} failed: {type(err).__name__}: {_bound(str(err))}",
+            f"standard-tool: {tool.name} returned a value that cannot be printed: {_describe(err)}",
             file=sys.stderr,
         )
-        return 1
+        return EXIT_FAILED
+    print(text)
+    return EXIT_OK
+
+
+def _result_text(result: Any, *, compact: bool) -> str:
     try:
-        print(json.dumps(result, indent=2 if not out_opts.json else None, ensure_ascii=False))
-    except (TypeError, ValueError):
-        print(result)
-    return 0
+        return json.dumps(result, indent=None if compact else 2, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return str(result)
 
 
 def cmd_serve(args: argparse.Namespace, out: Out) -> int:
+    tools = load_tools(args.target)
+    if not _importable("mcp"):
+        raise UsageError(
+            "serve needs the MCP SDK, which the `mcp` extra installs "
+            "(pip install the `mcp` package into this environment)"
+        )
     from standard_tool.mcp import serve
 
-    tools = load_tools(args.target)
+    if args.transport == "stdio":
+        _interrupt_ends_the_process()
     if args.transport == "http":
+        try:  # say a taken port in one line here, not in the HTTP server's own log
+            socket.create_server((args.host, args.port)).close()
+        except OSError as err:
+            print(
+                f"standard-tool: cannot listen on {_bound(args.host)}:{args.port}: "
+                f"{_describe(err)}",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
         url = f"http://{args.host}:{args.port}{args.path}"
         print(f"standard-tool: serving MCP on {url}", file=sys.stderr)
-    serve(
-        tools,
-        transport=args.transport,
-        host=args.host,
-        port=args.port,
-        path=args.path,
-        stateless=args.stateless,
-        name=args.name,
-    )
-    return 0
+    try:
+        serve(
+            tools,
+            transport=args.transport,
+            host=args.host,
+            port=args.port,
+            path=args.path,
+            stateless=args.stateless,
+            name=args.name,
+        )
+    except OSError as err:  # the address is taken, or the host cannot be bound
+        print(f"standard-tool: serving failed: {_describe(err)}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# Serving over stdio, the SDK reads stdin in a worker thread that no cancellation ends:
+# after Ctrl-C the process would wait for its client to close stdin. The grace period
+# lets a call in flight finish; a second Ctrl-C ends the process at once.
+_INTERRUPT_GRACE = 3.0
+_interrupt_said = threading.Event()
+
+
+def _interrupt_ends_the_process() -> None:
+    """Make Ctrl-C end the process: KeyboardInterrupt first, then a forced exit."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # signal handlers belong to the main thread; main() may run elsewhere
+
+    def again(signum: int, frame: object) -> None:
+        _exit_interrupted()
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, again)
+        timer = threading.Timer(_INTERRUPT_GRACE, _exit_interrupted)
+        timer.daemon = True
+        timer.start()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+
+
+def _say_interrupted() -> None:
+    if not _interrupt_said.is_set():
+        _interrupt_said.set()
+        print("standard-tool: interrupted", file=sys.stderr, flush=True)
+
+
+def _exit_interrupted() -> None:
+    try:
+        _say_interrupted()
+    finally:
+        os._exit(EXIT_INTERRUPTED)
 
 
 def cmd_init(args: argparse.Namespace, out: Out) -> int:
@@ -591,9 +818,7 @@ def cmd_init(args: argparse.Namespace, out: Out) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of ``standard-tool``."""
-    parser = argparse.ArgumentParser(
-        prog="standard-tool", description="Inspect, check, call and serve LLM tools."
-    )
+    parser = _Parser(prog="standard-tool", description="Inspect, check, call and serve LLM tools.")
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -603,11 +828,13 @@ def build_parser() -> argparse.ArgumentParser:
         "a terminal gets tables, a pipe gets JSON)",
     )
     parser.add_argument("--json", action="store_true", help="print plain JSON")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="print plain JSON"
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
     target_help = "pkg.mod:obj, pkg.mod or path/to/file.py[:obj]"
     formats = (*FORMATS, "all")
 
@@ -622,9 +849,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", help=target_help)
     p.add_argument(
         "--examples",
-        type=int,
-        default=50,
-        help="hypothesis examples for schema agreement (0 skips)",
+        type=_count,
+        default=None,
+        help=f"hypothesis examples for schema agreement (default {DEFAULT_EXAMPLES}, "
+        "skipped with a note when hypothesis or jsonschema is missing; 0 skips)",
     )
     p = sub.add_parser(
         "diff", parents=[common], help="what each provider format changes in the input schema"
@@ -641,7 +869,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", help=target_help)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_port, default=8000)
     p.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
     p.add_argument("--stateless", action="store_true", help="HTTP: no session between requests")
     p.add_argument("--name", default="standard-tool", help="the server name announced to clients")
@@ -666,9 +894,45 @@ def _command_index(args: list[str]) -> int | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code.
 
-    0: done; 1: ``check`` found problems, or ``call`` failed; 2: bad usage or TARGET.
+    0: done; 1: ``check`` found problems, ``call`` failed or ``serve`` could not listen;
+    2: bad usage, a bad TARGET or a missing optional dependency; 3: any other error
+    (a tool that breaks the protocol, or a bug in standard-tool); 130: interrupted
+    (Ctrl-C); 141: stdout's reader stopped early.
+    Every failure prints one line on stderr (a closed stdout prints nothing).
     """
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        try:
+            code = _run(list(sys.argv[1:] if argv is None else argv))
+        finally:
+            sys.stdout.flush()  # a reader that stopped early shows here, inside the guard
+    except SystemExit as stop:  # argparse's --help and usage errors
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    except (TargetError, UsageError) as err:
+        print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _say_interrupted()
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
+    except Exception as err:  # the CLI's own boundary: anything else, said in one line
+        print(f"standard-tool: unexpected error: {_describe(err)}", file=sys.stderr)
+        return EXIT_UNEXPECTED
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no real file (a test's capture): nothing to do
+        pass
+
+
+def _run(args_list: list[str]) -> int:
     parser = build_parser()
     at = _command_index(args_list)
     if at is not None and args_list[at] == "call":
@@ -678,15 +942,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if rest[:1] in (["-h"], ["--help"]):
                 print("usage: standard-tool call TARGET [--json JSON] [--<param> VALUE ...]")
                 print("  run TARGET --help to list the options its input schema gives")
-                return 0
-            print("standard-tool call: error: the TARGET is required", file=sys.stderr)
-            return 2
-        sys.path.insert(0, os.getcwd())
-        try:
-            return cmd_call(rest, head)
-        except TargetError as err:
-            print(f"standard-tool: {err}", file=sys.stderr)
-            return 2
+                return EXIT_OK
+            _Parser(prog="standard-tool call").error("the TARGET is required")
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        return cmd_call(rest, head)
     args = parser.parse_args(args_list)
     out = Out(args.color, args.json)
     if os.getcwd() not in sys.path:
@@ -699,11 +959,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "serve": cmd_serve,
         "init": cmd_init,
     }[args.command]
-    try:
-        return handler(args, out)
-    except TargetError as err:
-        print(f"standard-tool: {err}", file=sys.stderr)
-        return 2
+    return handler(args, out)
 
 
 def console_main() -> None:

@@ -5,8 +5,10 @@ Layer: top (the command line; imports anything below, never the package root)
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 __all__ = ["scaffold"]
 
@@ -16,7 +18,10 @@ name = "{name}"
 version = "0.1.0"
 description = "An MCP server built with standard-tool."
 requires-python = ">=3.10"
-dependencies = ["standard-tool", "mcp"]
+dependencies = ["standard-tool[mcp]"]
+
+[project.optional-dependencies]
+test = ["pytest>=8"]
 
 [project.scripts]
 {name} = "{package}.server:main"
@@ -110,16 +115,48 @@ def test_toolkit_lists_both() -> None:
 _README = """\
 # {name}
 
-An MCP server with two example tools, built with
-[standard-tool](https://pypi.org/project/standard-tool/).
+An MCP server with two example tools, built with standard-tool.
 
-    pip install -e .
-    pytest                          # run the tests
-    standard-tool check {package}.tools:toolkit
-    python -m {package}.server      # serve over stdio
+```bash
+python -m venv .venv
+. .venv/bin/activate
+pip install "{source}[mcp]"
+pip install -e ".[test]"
+pytest
+standard-tool check {package}.tools:toolkit
+```
+
+standard-tool is not on a package index yet: the first `pip install` installs it
+{where}, with the MCP SDK; the second installs this project and pytest. Then
+`pytest` runs the tests and `standard-tool check` lists what any provider would
+reject. Serve over stdio with `python -m {package}.server`.
 
 Add tools in `{package}/tools.py` and list them in `toolkit`.
 """
+
+_UNKNOWN_SOURCE = "/path/to/standard-tool"
+
+
+def install_source() -> str:
+    """Where this standard-tool was installed from: a checkout's folder or a wheel's path.
+
+    standard-tool is not on a package index, so a new project installs it from
+    where this copy came from, which pip records (``direct_url.json``, PEP 610).
+    Without that record, a placeholder path to fill in.
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        record = distribution("standard-tool").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return _UNKNOWN_SOURCE
+    try:
+        url: object = json.loads(record or "{}").get("url")
+    except (ValueError, AttributeError):
+        return _UNKNOWN_SOURCE
+    if not isinstance(url, str) or not url.startswith("file://"):
+        return _UNKNOWN_SOURCE
+    return unquote(urlparse(url).path)
 
 
 def scaffold(name: str, parent: Path) -> Path:
@@ -145,9 +182,19 @@ def scaffold(name: str, parent: Path) -> Path:
         "tests/test_tools.py": _TEST,
         "README.md": _README,
     }
+    source = install_source()
+    where = (
+        f"from a checkout or a wheel (put its path in place of `{_UNKNOWN_SOURCE}`)"
+        if source == _UNKNOWN_SOURCE
+        else "from the checkout or wheel that made this project"
+    )
     for relative, template in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = template if template is _TOOLS else template.format(name=name, package=package)
+        text = (
+            template
+            if template is _TOOLS
+            else template.format(name=name, package=package, source=source, where=where)
+        )
         path.write_text(text, encoding="utf-8")
     return root

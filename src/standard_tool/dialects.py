@@ -231,8 +231,9 @@ def to_draft202012(schema: Mapping[str, Any]) -> SchemaDict:
     if detect_dialect(schema) == "draft-2020-12":
         return cast("SchemaDict", _thaw(schema))
     source = cast("SchemaDict", _thaw(schema))
-    out = _walk(source, _node_07_to_2020)
-    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_2020)))
+    base = _root_base(source)
+    out = _walk(source, lambda node: _node_07_to_2020(node, base))
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_2020, base)))
 
 
 def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
@@ -253,8 +254,20 @@ def to_draft07(schema: Mapping[str, Any]) -> SchemaDict:
         {'items': [{'type': 'string'}], 'additionalItems': False}
     """
     source = to_draft202012(schema)
-    out = _walk(_guard_negations(source, _LOSSY_07.__contains__), _node_2020_to_07)
-    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_07)))
+    base = _root_base(source)
+    out = _walk(
+        _guard_negations(source, _LOSSY_07.__contains__),
+        lambda node: _node_2020_to_07(node, base),
+    )
+    return cast("SchemaDict", _walk(out, lambda node: _repoint(source, node, _step_07, base)))
+
+
+def _root_base(schema: SchemaDict) -> str | None:
+    """Return the root's absolute ``$id`` without a fragment (a ``$ref`` may spell it)."""
+    ident = schema.get("$id")
+    if not isinstance(ident, str) or ident.startswith("#"):
+        return None
+    return ident.split("#", 1)[0] or None
 
 
 def _step_07(here: SchemaDict, token: str) -> str:
@@ -282,10 +295,20 @@ def _step_2020(here: SchemaDict, token: str) -> str:
 
 
 def _repoint(
-    source: SchemaDict, node: SchemaDict, step_of: Callable[[SchemaDict, str], str]
+    source: SchemaDict,
+    node: SchemaDict,
+    step_of: Callable[[SchemaDict, str], str],
+    base: str | None = None,
 ) -> SchemaDict:
-    """Point a ``$ref`` into a location the conversion renamed at its new place."""
+    """Point a ``$ref`` into a location the conversion renamed at its new place.
+
+    A ``$ref`` that spells the root's absolute ``$id`` (``base``) before its pointer
+    points into the root as a ``#/...`` one does, and keeps its spelling.
+    """
     ref = node.get("$ref")
+    if base is not None and isinstance(ref, str) and ref.startswith(base + "#/"):
+        local = _repoint(source, {**node, "$ref": ref[len(base) :]}, step_of)
+        return {**node, "$ref": base + local["$ref"]}
     if not isinstance(ref, str) or not ref.startswith("#/"):
         return node
     here: Any = source
@@ -305,7 +328,7 @@ def _repoint(
     return {**node, "$ref": "#/" + "/".join(moved)}
 
 
-def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
+def _node_2020_to_07(node: SchemaDict, base: str | None = None) -> SchemaDict:
     out: SchemaDict = {}
     for key, value in node.items():
         if key == "$defs":
@@ -316,7 +339,7 @@ def _node_2020_to_07(node: SchemaDict) -> SchemaDict:
                 "dynamic reference, and a static $ref would accept more; keep draft-2020-12"
             )
         elif key == "$ref":
-            out["$ref"] = _rename_ref(value, "$defs", "definitions")
+            out["$ref"] = _rename_ref(value, "$defs", "definitions", base)
         elif key == "$schema":
             out["$schema"] = DRAFT_07_URI
         elif key in ("$anchor", "$dynamicAnchor"):
@@ -432,7 +455,7 @@ def _wrap_ref_07(node: SchemaDict) -> SchemaDict:
     return out
 
 
-def _node_07_to_2020(node: SchemaDict) -> SchemaDict:
+def _node_07_to_2020(node: SchemaDict, base: str | None = None) -> SchemaDict:
     if "$ref" in node:
         # Draft-07 ignores every sibling of $ref; keep only what is not validation.
         keep = _ANNOTATIONS | {"$ref", "$schema", "definitions", "$defs"}
@@ -442,7 +465,7 @@ def _node_07_to_2020(node: SchemaDict) -> SchemaDict:
         if key == "definitions":
             out["$defs"] = {**value, **node.get("$defs", {})}
         elif key == "$ref":
-            out["$ref"] = _rename_ref(value, "definitions", "$defs")
+            out["$ref"] = _rename_ref(value, "definitions", "$defs", base)
         elif key == "$schema":
             out["$schema"] = DRAFT_2020_12_URI
         elif key == "$id" and isinstance(value, str) and value.startswith("#"):
@@ -895,8 +918,14 @@ def _walk(node: Any, fn: Callable[[SchemaDict], SchemaDict]) -> Any:
     return fn(_map_subschemas(node, lambda child: _walk(child, fn)))
 
 
-def _rename_ref(ref: Any, old: str, new: str) -> Any:
-    """Rewrite the ``old`` keyword segments of a local JSON pointer ``$ref`` to ``new``."""
+def _rename_ref(ref: Any, old: str, new: str, base: str | None = None) -> Any:
+    """Rewrite the ``old`` keyword segments of a local JSON pointer ``$ref`` to ``new``.
+
+    A ``$ref`` that spells the root's absolute ``$id`` (``base``) before its pointer is
+    local too; it keeps its spelling.
+    """
+    if base is not None and isinstance(ref, str) and ref.startswith(base + "#/"):
+        return base + _rename_ref(ref[len(base) :], old, new)
     if not isinstance(ref, str) or not ref.startswith("#/"):
         return ref
     renamed: list[str] = []

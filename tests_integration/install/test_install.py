@@ -7,6 +7,7 @@ installs on its own. The README's first example then runs in that environment.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -73,3 +74,40 @@ def test_a_built_wheel_installs_on_its_own(tmp_path: Path) -> None:
     python = fresh_env(tmp_path / "env")
     pip(python, str(wheel))
     assert "validation failed" in run_example(python, tmp_path)
+
+
+def readme_commands(readme: str) -> str:
+    match = re.search(r"```bash\n(.*?)```", readme, re.S)
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_init_scaffold_works_as_its_readme_says(tmp_path: Path) -> None:
+    """A new user: install from the checkout, run init, then follow the new README.
+
+    The README makes its own fresh virtualenv, installs standard-tool from where the
+    one that ran ``init`` came from, installs the project with pytest, runs the
+    project's tests and ``standard-tool check`` on its toolkit.
+    """
+    python = fresh_env(tmp_path / "env")
+    pip(python, str(ROOT))
+    subprocess.run(
+        [str(python.parent / "standard-tool"), "init", "weather-tools"],
+        check=True,
+        cwd=tmp_path,
+    )
+    project = tmp_path / "weather-tools"
+    commands = readme_commands((project / "README.md").read_text(encoding="utf-8"))
+    assert f'pip install "{ROOT}[mcp]"' in commands
+    path = f"{python.parent}{os.pathsep}{os.environ['PATH']}"
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", commands],
+        cwd=project,
+        env={**os.environ, "PATH": path, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "4 passed" in done.stdout
+    assert '"ok": true' in done.stdout

@@ -81,6 +81,7 @@ GEMINI_RULES = SchemaRules(
     all_required=False,
     closed_objects=False,
     property_ordering=True,
+    empty_objects=False,
 )
 
 #: Gemini's JSON Schema fields (``parametersJsonSchema``): the keywords of
@@ -308,12 +309,13 @@ _GEMINI_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 def check_gemini(schema: Mapping[str, Any]) -> list[SchemaProblem]:
     """List what Gemini would reject in a function declaration's ``parameters``.
 
-    Checks: an object root whose parameter names start with a letter or ``_``
-    and use only letters, digits and ``_`` (at most 64); only the keywords of
+    Checks: an object root whose parameter names start with an ASCII letter or
+    ``_`` and use only ASCII letters, digits and ``_`` (at most 64); only the keywords of
     Gemini's OpenAPI subset (no ``$ref``, ``$defs``, ``additionalProperties``,
     ``const``, ``allOf``, ``oneOf``...); one type per node (no type lists);
     string-only ``enum``; the formats Gemini knows for each type; no empty
-    ``properties``; ``required`` naming declared properties.
+    ``properties``, and named properties on every object below the root;
+    ``required`` naming declared properties.
 
     Returns:
         The problems found, empty when the schema is acceptable (at most 200).
@@ -330,8 +332,8 @@ def check_gemini(schema: Mapping[str, Any]) -> list[SchemaProblem]:
             if not _GEMINI_PARAMETER.fullmatch(name):
                 problems.add(
                     ("properties", name),
-                    "a parameter name must start with a letter or '_' and use only letters, "
-                    "digits and '_' (at most 64)",
+                    "a parameter name must start with an ASCII letter (A-Z, a-z) or '_' and "
+                    "use only ASCII letters, digits 0-9 and '_' (at most 64)",
                 )
     _gemini_node(schema, (), problems)
     return problems.items
@@ -373,6 +375,10 @@ def _gemini_node(node: Any, path: Path, problems: Problems) -> None:
             ordering = node.get("propertyOrdering")
             if ordering is not None and (not is_array(ordering) or set(ordering) != set(props)):
                 problems.add(path, "propertyOrdering must list the declared properties")
+    elif kind == "object" and path:
+        # Below the root such an object has nothing the model can fill: it sends {},
+        # whatever the tool would accept (any keys, for a JSON Schema {"type": "object"}).
+        problems.add(path, "an object below the root must have named properties")
     if "items" in node:
         _gemini_node(node["items"], (*path, "items"), problems)
     elif kind == "array":
@@ -526,7 +532,7 @@ def _declaration(
         tool,
         _GEMINI_NAME,
         "Gemini",
-        "a letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
+        "an ASCII letter or '_' then up to 127 of A-Z, a-z, 0-9, '_', '.', ':' and '-'",
     )
     parameters = build(tool).schema
     out: dict[str, Any] = {"name": name}

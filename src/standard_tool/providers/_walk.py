@@ -68,6 +68,8 @@ class SchemaRules:
         max_properties: the most properties in one schema, or ``None``.
         max_depth: the deepest object nesting, or ``None``.
         max_enum_values: the most enum values in one schema, or ``None``.
+        empty_objects: an object without named properties can be declared below the
+            root (Gemini's OpenAPI subset needs at least one).
     """
 
     provider: str
@@ -85,6 +87,7 @@ class SchemaRules:
     max_properties: int | None = None
     max_depth: int | None = None
     max_enum_values: int | None = None
+    empty_objects: bool = True
 
 
 # Keywords dropped silently: identifiers and annotations no model needs.
@@ -563,8 +566,18 @@ class Walker:
                     path, "is a map with free keys; a tool's input needs named properties"
                 )
                 return {"type": "object"}, None
-            any_object = extra is not False and "properties" not in node and bool(path)
+            # Below the root, an object that is not closed accepts any keys, whether it
+            # says ``"properties": {}`` or nothing: declared closed, the model could send
+            # only ``{}``. So both are a map whose values need a type.
+            any_object = extra is not False and bool(path)
             if not is_map and not any_object:
+                if path and not self.rules.empty_objects:
+                    self._problem(
+                        path,
+                        f"is an object without properties; {self.rules.provider} objects "
+                        "below the root must have named properties",
+                    )
+                    return {"type": "object"}, None
                 if not self.rules.closed_objects:
                     # An open dialect (Gemini) rejects an empty ``properties``; the
                     # caller omits an empty root.
