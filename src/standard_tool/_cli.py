@@ -20,6 +20,7 @@ from typing import Any, cast
 from standard_tool._core import (
     input_json_schema,
     is_standard_tool,
+    optional_member,
     output_json_schema,
     run_tool_sync,
 )
@@ -297,7 +298,7 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         ),
         ("bedrock", lambda: pairs(p.check_bedrock(p.to_bedrock(tool)))),
     )
-    for provider, check in checks:
+    for provider, check in (("schema", lambda: _check_schemas(tool)), *checks):
         try:
             found = check()
         except Exception as err:  # report refusals as problems
@@ -313,6 +314,18 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         except Exception as err:  # AssertionError and friends: a disagreement found
             add("schema-agreement", "", _bound(" ".join(str(err).split())))
     return problems
+
+
+def _check_schemas(tool: Any) -> list[tuple[str, str]]:
+    """Run the metaschema check a JSON Schema dict's tool defers to its first call."""
+    # Loaded already if any tool holds a JSONSchema (a plain install may lack jsonschema).
+    adapter = sys.modules.get("standard_tool.schemas.jsonschema")
+    if adapter is not None:
+        for member in ("input_schema", "output_schema"):
+            schema = optional_member(tool, member)
+            if isinstance(schema, adapter.JSONSchema):
+                schema.check()
+    return []
 
 
 def _pointer(path: Sequence[object]) -> str:
