@@ -116,9 +116,7 @@ def main() -> None:
     for name, values in samples.items():
         paired = Paired(values, [v / b for v, b in zip(values, base, strict=True)], [])
         low, high = paired.spread
-        print(
-            f"{name:<18} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]"
-        )
+        print(f"{name:<18} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
     print("refused or not strict, per pass:", {k: v // ROUNDS for k, v in refused.items()})
     print(f"CPU/wall: {cpu.ratio:.3f}")
 

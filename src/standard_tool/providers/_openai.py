@@ -209,7 +209,11 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        root = fresh_copy(dict(schema))
+        return cls._from_owned(fresh_copy(dict(schema)))
+
+    @classmethod
+    def _from_owned(cls, root: dict[str, Any]) -> OpenAIStrictSchema:
+        """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
         out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
         if not problems:
             return cls(schema=out, strict=True, reason=None, plan=plan)
@@ -236,7 +240,8 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         >>> openai_strict(ping).strict
         True
     """
-    return _CACHE.get(tool, lambda: OpenAIStrictSchema.from_json_schema(input_json_schema(tool)))
+    # input_json_schema returns a fresh dict: no second copy.
+    return _CACHE.get(tool, lambda: OpenAIStrictSchema._from_owned(input_json_schema(tool)))
 
 
 _OPENAI_KEYWORDS = frozenset(
