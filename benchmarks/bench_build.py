@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import _bfcl
 from _timing import CpuWall, Paired
-
 from standard_tool import standard_tool
 from standard_tool.providers import to_openai_chat
 
