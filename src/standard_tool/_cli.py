@@ -281,6 +281,7 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         return pairs(p.check_gemini_json_schema(schema or {"type": "object"}))
 
     checks: tuple[tuple[str, Callable[[], list[tuple[str, str]]]], ...] = (
+        ("schema", lambda: _check_schemas(tool)),
         ("openai-strict", openai_strict),
         (
             "gemini",
@@ -298,7 +299,7 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         ),
         ("bedrock", lambda: pairs(p.check_bedrock(p.to_bedrock(tool)))),
     )
-    for provider, check in (("schema", lambda: _check_schemas(tool)), *checks):
+    for provider, check in checks:
         try:
             found = check()
         except Exception as err:  # report refusals as problems

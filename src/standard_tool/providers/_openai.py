@@ -209,16 +209,16 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        return cls._from_owned(fresh_copy(dict(schema)))
+        return _strict_from_owned(cls, fresh_copy(dict(schema)))
 
-    @classmethod
-    def _from_owned(cls, root: dict[str, Any]) -> OpenAIStrictSchema:
-        """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
-        out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
-        if not problems:
-            return cls(schema=out, strict=True, reason=None, plan=plan)
-        reason = truncate_text(reasons_text(problems), _MAX_REASON)
-        return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
+
+def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> OpenAIStrictSchema:
+    """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
+    out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
+    if not problems:
+        return cls(schema=out, strict=True, reason=None, plan=plan)
+    reason = truncate_text(reasons_text(problems), _MAX_REASON)
+    return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -241,7 +241,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         True
     """
     # input_json_schema returns a fresh dict: no second copy.
-    return _CACHE.get(tool, lambda: OpenAIStrictSchema._from_owned(input_json_schema(tool)))
+    return _CACHE.get(tool, lambda: _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool)))
 
 
 _OPENAI_KEYWORDS = frozenset(
