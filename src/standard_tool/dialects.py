@@ -866,7 +866,7 @@ def _thaw(value: Any) -> Any:
     """Deep-copy into dicts and lists (mappings become dicts, tuples lists)."""
     # Exact types first: the ABC checks below cost more than the copy of a JSON node
     # (building a tool from a JSON Schema dict copies it; see benchmarks/bench_build.py).
-    cls: object = type(value)
+    cls = type(cast(object, value))
     if cls is dict:
         return {k: _thaw(v) for k, v in value.items()}
     if cls in _JSON_SCALARS:
