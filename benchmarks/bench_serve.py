@@ -13,7 +13,10 @@ measures:
   calls in flight on one session: the server's CPU time per call (the sum over
   its threads, from ``/proc``), calls per second, and p50/p99 latency;
 - eight concurrent calls of a sync tool that sleeps 100 ms: the wall time;
-- ``tools/list`` of a server with 1,000 more tools: server CPU per request.
+- ``tools/list`` of a server with 1,000 more tools: server CPU per request;
+- our stateless app under two uvicorn workers, started as ``uvicorn --factory
+  --workers 2`` starts it and as docs/mcp.md's recipe does (``TCP_NODELAY`` on the
+  listening socket): p50 latency of ``add`` over plain JSON-RPC posts.
 
 Figures are medians over rounds; ratios are to the SDK's server in the same round
 (median of the per-round ratios). The run ends with this process's CPU/wall.
@@ -42,6 +45,7 @@ CONCURRENCY = (1, 8, 64)
 CALLS = {1: 200, 8: 400, 64: 640}
 LIST_FILLERS = 1000
 LIST_REQUESTS = 30
+WORKER_CALLS = 100
 ORDER = {
     "order": {
         "id": "o-1",
@@ -187,9 +191,43 @@ async def _measure(kind: str) -> dict[str, float]:
     return figures
 
 
+async def _worker_latency(kind: str) -> float:
+    """p50 milliseconds of one ``add`` call posted to a multi-worker server."""
+    import httpx
+
+    server = Server(kind, 2)
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
+    }
+    headers = {
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+    }
+    try:
+        await _first_list(server)
+        latencies: list[float] = []
+        async with httpx.AsyncClient() as client:
+            for _ in range(WORKER_CALLS):
+                began = perf_counter()
+                response = await client.post(server.url, json=body, headers=headers)
+                latencies.append(perf_counter() - began)
+                response.raise_for_status()
+        return statistics.median(latencies) * 1e3
+    finally:
+        server.stop()
+
+
 def main() -> None:
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {1})
+    for kind, label in (
+        ("workers", "uvicorn --factory --workers 2"),
+        ("workers-nodelay", "docs/mcp.md recipe (TCP_NODELAY)"),
+    ):
+        print(f"{label:<38} add p50 {asyncio.run(_worker_latency(kind)):8.2f} ms")
     rounds: list[dict[str, dict[str, float]]] = []
     cpu0, wall0 = os.times(), perf_counter()
     for index in range(ROUNDS):
