@@ -8,14 +8,27 @@ within each round, so a slow moment hits both sides, and the median over the
 rounds is reported, with the package's own modules that cost the most.
 
 Target (issue 8): ``import standard_tool`` costs at most twice ``import typing_extensions``.
+
+For context the same rounds time ``import mcp`` and ``import fastmcp``, and a cold
+start: from spawning a stdio MCP server to its first answered ``tools/list`` (the
+official SDK's client), for ``standard-tool serve`` (``python -m standard_tool serve
+_stdio_ours:toolkit``), the SDK's ``MCPServer`` and fastmcp, each serving the same
+three tools (``_stdio_ours.py``, ``_stdio_peer.py``). Target (issue 25): ours at
+most the SDK's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import statistics
 import subprocess
 import sys
+from pathlib import Path
+from time import perf_counter
+
+HERE = Path(__file__).parent
+DEVNULL = open(os.devnull, "w")  # noqa: SIM115 (servers' logs, for the whole run)
 
 #: Users' installs have byte-code on disk; a shell with PYTHONDONTWRITEBYTECODE set would
 #: otherwise time the compiler, not the import.
@@ -39,6 +52,36 @@ def importtime(statement: str) -> dict[str, int]:
     return cumulative
 
 
+def cold_start(args: list[str]) -> float:
+    """Seconds from spawning a stdio MCP server to its first answered ``tools/list``."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    path = os.pathsep.join([str(HERE.parent / "src"), str(HERE)])
+    params = StdioServerParameters(
+        command=sys.executable, args=args, env={**ENV, "PYTHONPATH": path}, cwd=str(HERE)
+    )
+
+    async def first_list() -> float:
+        began = perf_counter()
+        async with (
+            stdio_client(params, errlog=DEVNULL) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            await session.list_tools()
+            return perf_counter() - began
+
+    return asyncio.run(first_list())
+
+
+COLD = {
+    "standard-tool serve": ["-m", "standard_tool", "serve", "_stdio_ours:toolkit"],
+    "MCP SDK MCPServer": [str(HERE / "_stdio_peer.py"), "sdk"],
+    "fastmcp": [str(HERE / "_stdio_peer.py"), "fastmcp"],
+}
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     ratios: list[float] = []
@@ -47,9 +90,18 @@ def main() -> None:
     with_tool: list[int] = []
     modules: dict[str, list[int]] = {}
     importtime("from standard_tool import tool, Toolkit")  # writes the byte-code once
-    for _ in range(rounds):
+    peers: dict[str, list[float]] = {"mcp": [], "fastmcp": []}
+    cold: dict[str, list[float]] = {name: [] for name in COLD}
+    for args in COLD.values():
+        cold_start(args)  # byte-code once
+    for index in range(rounds):
         base = importtime("import typing_extensions")["typing_extensions"]
         times = importtime("import standard_tool")
+        for peer, totals in peers.items():
+            totals.append(importtime(f"import {peer}")[peer] / base)
+        names = list(COLD)
+        for name in names[index % len(names) :] + names[: index % len(names)]:
+            cold[name].append(cold_start(COLD[name]))
         floor.append(base)
         package.append(times["standard_tool"])
         ratios.append(times["standard_tool"] / base)
@@ -70,6 +122,13 @@ def main() -> None:
         f"from standard_tool import tool  {median(with_tool) / 1000:.1f} ms"
         f" ({median(with_tool) / median(floor):.2f}x; function tools loaded)"
     )
+    for peer, totals in peers.items():
+        print(f"import {peer:<18} {median(totals):7.2f}x typing_extensions")
+    sdk = cold["MCP SDK MCPServer"]
+    print("cold start, spawn to first answered tools/list (stdio), median s and ratio to the SDK:")
+    for name, seconds in cold.items():
+        ratio = median(s / b for s, b in zip(seconds, sdk, strict=True))
+        print(f"  {name:<22} {median(seconds):6.3f} s {ratio:6.2f}x")
     print("the package's own modules, cumulative ms:")
     for name, totals in sorted(modules.items(), key=lambda kv: -median(kv[1])):
         print(f"  {name:<40} {median(totals) / 1000:6.1f}")

@@ -167,6 +167,26 @@ def test_check_reports_tool_provider_and_path_and_exits_1(tmp_path: Path) -> Non
     assert "is not accepted by MCP" in text
 
 
+def test_check_reports_a_json_schema_its_metaschema_refuses_at_once(tmp_path: Path) -> None:
+    """Building defers the metaschema check to the first call; ``check`` runs it now."""
+    file = tmp_path / "bad_schema.py"
+    file.write_text(
+        "from standard_tool import standard_tool\n"
+        "bad = standard_tool(name='bad', description='d', execute=lambda v: v,\n"
+        "    input_schema={'type': 'object', 'properties': {'a': {'minimum': 'zero'}}})\n"
+    )
+    result = run("check", str(file), "--examples", "0")
+    assert result.returncode == 1, result.stderr
+    problems = json.loads(result.stdout)["problems"]
+    assert {
+        "tool": "bad",
+        "provider": "schema",
+        "path": "",
+        "message": "InvalidSchemaError: from_json_schema: not a valid draft-2020-12 JSON "
+        "Schema at properties/a/minimum: 'zero' is not of type 'number'",
+    } in problems
+
+
 # diff
 # --------------------------------------------------------------------------------------
 

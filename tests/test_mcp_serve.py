@@ -35,8 +35,12 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _process(args: list[str], port: int) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _process(
+    args: list[str], port: int, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(
+        args, env=env or ENV, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         for _ in range(300):
             if proc.poll() is not None:
@@ -186,3 +190,26 @@ async def test_stateless_http_under_two_uvicorn_workers() -> None:
 def test_serve_refuses_an_unknown_transport() -> None:
     with pytest.raises(ValueError, match="transport must be 'stdio' or 'http', not 'sse'"):
         serve([], transport="sse")  # type: ignore[arg-type]
+
+
+async def test_the_docs_multi_worker_recipe_serves_as_written(tmp_path: Path) -> None:
+    """docs/mcp.md's ``myserver.py`` and ``serve_workers.py``, run as written (port aside)."""
+    import re
+
+    page = (TESTS.parent / "docs" / "mcp.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(# (\w+\.py)\n.*?)^```", page, re.DOTALL | re.MULTILINE)
+    files = {name: source for source, name in blocks}
+    port = _free_port()
+    launcher = files["serve_workers.py"]
+    assert "port=8000, workers=4" in launcher
+    (tmp_path / "myserver.py").write_text(files["myserver.py"])
+    (tmp_path / "serve_workers.py").write_text(
+        launcher.replace("port=8000, workers=4", f"port={port}, workers=2")
+    )
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])}
+    args = [sys.executable, str(tmp_path / "serve_workers.py")]
+    with _process(args, port, env=env, cwd=tmp_path), anyio.fail_after(90):
+        async with _http_session(f"http://127.0.0.1:{port}/mcp") as session:
+            result = await session.call_tool("add", {"a": 2, "b": 3})
+    assert result.is_error is False
+    assert result.structured_content == {"result": 5}

@@ -65,3 +65,24 @@ def test_every_public_name_has_an_entry_in_the_api_reference() -> None:
         if name not in {"__version__"} and f"::: standard_tool.{name}\n" not in api
     ]
     assert missing == []
+
+
+def test_provider_names_load_their_own_module_only() -> None:
+    """An MCP server imports ``to_mcp`` without paying for the other providers."""
+    code = (
+        "import sys\n"
+        "from standard_tool.providers import to_mcp\n"
+        "others = [m for m in ('_anthropic', '_anthropic_strict', '_bedrock', '_gemini',\n"
+        "    '_gemini_run', '_openai') if 'standard_tool.providers.' + m in sys.modules]\n"
+        "assert others == [], others\n"
+        "import standard_tool.providers as p\n"
+        "assert all(getattr(p, name) is not None for name in p.__all__)\n"
+        "assert sorted(dir(p)) == sorted(p.__all__)\n"
+        "try:\n"
+        "    p.nothing_here\n"
+        "except AttributeError as err:\n"
+        "    assert 'nothing_here' in str(err)\n"
+        "else:\n"
+        "    raise AssertionError('no AttributeError')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -13,11 +13,13 @@ from standard_tool import (
     Issue,
     StandardToolValidationError,
     SuccessResult,
+    input_json_schema,
     is_standard_json_schema,
     is_standard_schema,
     standard_tool,
 )
 from standard_tool.dialects import DRAFT_07_URI
+from standard_tool.schemas import InvalidSchemaError
 from standard_tool.schemas.jsonschema import JSONSchema, _too_deep, from_json_schema
 from tests.test_dialects import assert_openapi_30
 
@@ -168,6 +170,42 @@ def test_the_schema_is_copied_in_and_out() -> None:
 def test_an_invalid_schema_is_refused_with_where() -> None:
     with pytest.raises(ValueError, match="not a valid draft-2020-12 JSON Schema at properties/a"):
         from_json_schema({"properties": {"a": {"type": "integer", "minimum": "zero"}}})
+
+
+BAD_MINIMUM = {"properties": {"a": {"type": "integer", "minimum": "zero"}}}
+BAD_MESSAGE = "not a valid draft-2020-12 JSON Schema at properties/a"
+
+
+def test_a_deferred_check_reports_the_same_error_on_the_first_validate() -> None:
+    schema = from_json_schema(BAD_MINIMUM, defer_check=True)
+    for _ in range(2):  # not once only: every validate of a bad schema refuses
+        with pytest.raises(InvalidSchemaError, match=BAD_MESSAGE):
+            schema.__standard__.validate({"a": 1})
+    with pytest.raises(InvalidSchemaError, match=BAD_MESSAGE):
+        from_json_schema(BAD_MINIMUM, defer_check=True).check()
+
+
+def test_a_deferred_check_validates_as_an_eager_one() -> None:
+    source = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    deferred, eager = from_json_schema(source, defer_check=True), from_json_schema(source)
+    for value in ({"a": 1}, {"a": "x"}, {}, 3):
+        assert deferred.__standard__.validate(value) == eager.__standard__.validate(value)
+    deferred.check()  # checked already: a no-op
+
+
+def test_a_tool_built_from_a_dict_checks_its_schema_on_first_use() -> None:
+    """Building costs next to nothing; the bad schema is refused on the first call."""
+    built = standard_tool(
+        name="t", description="d", input_schema=BAD_MINIMUM, execute=lambda value: value
+    )
+    assert input_json_schema(built)["properties"]["a"]["minimum"] == "zero"
+    with pytest.raises(InvalidSchemaError, match=BAD_MESSAGE):
+        built.execute({"a": 1})
+
+
+def test_an_unsupported_dialect_is_refused_even_when_the_check_is_deferred() -> None:
+    with pytest.raises(ValueError, match="unsupported \\$schema"):
+        from_json_schema({"$schema": "http://json-schema.org/draft-04/schema#"}, defer_check=True)
 
 
 def test_an_unsupported_dialect_is_refused() -> None:

@@ -151,7 +151,8 @@ def _as_standard_schema(schema: _typing.Any) -> _typing.Any:
     # Lazy: the adapters (and their libraries) load only for a schema that needs them.
     from standard_tool.schemas import as_standard_schema
 
-    return as_standard_schema(schema)  # pyright: ignore[reportUnknownVariableType]
+    # A dict's metaschema check waits for the tool's first call: building stays cheap.
+    return as_standard_schema(schema, defer_check=True)  # pyright: ignore[reportUnknownVariableType]
 
 
 if _typing.TYPE_CHECKING:

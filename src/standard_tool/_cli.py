@@ -24,6 +24,7 @@ from typing import Any, NoReturn, cast
 from standard_tool._core import (
     input_json_schema,
     is_standard_tool,
+    optional_member,
     output_json_schema,
     run_tool_sync,
 )
@@ -341,6 +342,7 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         return pairs(p.check_gemini_json_schema(schema or {"type": "object"}))
 
     checks: tuple[tuple[str, Callable[[], list[tuple[str, str]]]], ...] = (
+        ("schema", lambda: _check_schemas(tool)),
         ("openai-strict", openai_strict),
         (
             "gemini",
@@ -374,6 +376,18 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         except Exception as err:  # AssertionError and friends: a disagreement found
             add("schema-agreement", "", _bound(" ".join(str(err).split())))
     return problems
+
+
+def _check_schemas(tool: Any) -> list[tuple[str, str]]:
+    """Run the metaschema check a JSON Schema dict's tool defers to its first call."""
+    # Loaded already if any tool holds a JSONSchema (a plain install may lack jsonschema).
+    adapter = sys.modules.get("standard_tool.schemas.jsonschema")
+    if adapter is not None:
+        for member in ("input_schema", "output_schema"):
+            schema = optional_member(tool, member)
+            if isinstance(schema, adapter.JSONSchema):
+                schema.check()
+    return []
 
 
 def _pointer(path: Sequence[object]) -> str:

@@ -882,8 +882,20 @@ def _make_nullable(schema: SchemaDict) -> SchemaDict:
 # --------------------------------------------------------------------------------------
 
 
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _thaw(value: Any) -> Any:
     """Deep-copy into dicts and lists (mappings become dicts, tuples lists)."""
+    # Exact types first: the ABC checks below cost more than the copy of a JSON node
+    # (building a tool from a JSON Schema dict copies it; see benchmarks/bench_build.py).
+    cls = type(cast(object, value))
+    if cls is dict:
+        return {k: _thaw(v) for k, v in value.items()}
+    if cls in _JSON_SCALARS:
+        return value
+    if cls is list:
+        return [_thaw(v) for v in value]
     if isinstance(value, Mapping):
         return {k: _thaw(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, (list, tuple)):

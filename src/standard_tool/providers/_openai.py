@@ -209,12 +209,16 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        root = fresh_copy(dict(schema))
-        out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
-        if not problems:
-            return cls(schema=out, strict=True, reason=None, plan=plan)
-        reason = truncate_text(reasons_text(problems), _MAX_REASON)
-        return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
+        return _strict_from_owned(cls, fresh_copy(dict(schema)))
+
+
+def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> OpenAIStrictSchema:
+    """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
+    out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
+    if not problems:
+        return cls(schema=out, strict=True, reason=None, plan=plan)
+    reason = truncate_text(reasons_text(problems), _MAX_REASON)
+    return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -236,7 +240,8 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         >>> openai_strict(ping).strict
         True
     """
-    return _CACHE.get(tool, lambda: OpenAIStrictSchema.from_json_schema(input_json_schema(tool)))
+    # input_json_schema returns a fresh dict: no second copy.
+    return _CACHE.get(tool, lambda: _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool)))
 
 
 _OPENAI_KEYWORDS = frozenset(

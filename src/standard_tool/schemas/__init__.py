@@ -48,22 +48,26 @@ _ACCEPTED = (
 
 
 @overload
-def as_standard_schema(obj: Mapping[str, Any]) -> JSONSchema: ...
+def as_standard_schema(obj: Mapping[str, Any], *, defer_check: bool = False) -> JSONSchema: ...
 @overload
-def as_standard_schema(obj: type[T]) -> ToolSchema[object, T]: ...
+def as_standard_schema(obj: type[T], *, defer_check: bool = False) -> ToolSchema[object, T]: ...
 @overload
-def as_standard_schema(obj: object) -> ToolSchema[object, Any]: ...
-def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
+def as_standard_schema(obj: object, *, defer_check: bool = False) -> ToolSchema[object, Any]: ...
+def as_standard_schema(obj: object, *, defer_check: bool = False) -> ToolSchema[object, Any]:
     """Return a conforming schema (Standard Schema and Standard JSON Schema) for ``obj``.
 
     - an object that already conforms is returned as is;
-    - a ``Mapping`` is a JSON Schema: ``JSONSchema``;
+    - a ``Mapping`` is a JSON Schema: ``JSONSchema`` (with ``defer_check``, its
+      metaschema check runs on the first ``validate`` instead of now);
     - a pydantic ``BaseModel`` subclass: ``PydanticSchema``;
     - a msgspec ``Struct`` type: ``MsgspecSchema``;
     - any other type (``list[int]``, a ``TypedDict``, a dataclass, ``Annotated[...]``):
       pydantic when it is installed, else msgspec.
 
-    The adapter's module (and its library) is imported only when needed.
+    The adapter's module (and its library) is imported only when needed. The
+    package's builder (``standard_tool.standard_tool``) passes ``defer_check=True``:
+    a tool built from a JSON Schema dict checks it against the metaschema when it is
+    first called, with the same error.
 
     Raises:
         TypeError: ``obj`` is none of these (the message names what was passed).
@@ -79,7 +83,7 @@ def as_standard_schema(obj: object) -> ToolSchema[object, Any]:
         return cast("ToolSchema[object, Any]", obj)
     if isinstance(obj, Mapping):
         module: Any = _adapter("jsonschema")
-        return module.JSONSchema(obj)  # type: ignore[no-any-return]
+        return module.JSONSchema(obj, defer_check=defer_check)  # type: ignore[no-any-return]
     if not _is_type_form(obj):
         raise TypeError(
             f"as_standard_schema: expected {_ACCEPTED}; got {safe_repr(obj)} "

@@ -120,12 +120,32 @@ class JSONSchemaProps:
             itself (both sides), converted by ``standard_tool.dialects``.
     """
 
-    __slots__ = ("_iter_errors", "json_schema")
+    __slots__ = ("_check_formats", "_iter_errors", "_schema", "json_schema")
 
     version: int = 1
     vendor: str = "jsonschema"
 
-    def __init__(self, schema: dict[str, Any], *, check_formats: bool) -> None:
+    def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
+        self._schema = schema
+        self._check_formats = check_formats
+        self.json_schema = JSONSchemaEmitter(lambda side, options: schema)
+        # Checking a schema against its metaschema costs about a millisecond (most of
+        # building a tool from a dict); a deferred check runs on the first validate.
+        self._iter_errors: Callable[[object], Iterator[Any]] = self._first_iter_errors
+        if not defer_check:
+            self.check()
+
+    def check(self) -> None:
+        """Check the schema against its dialect's metaschema and compile the validator.
+
+        Runs once; ``validate`` runs it first when it has not run yet.
+
+        Raises:
+            InvalidSchemaError: the schema is not valid for its dialect.
+        """
+        if self._iter_errors != self._first_iter_errors:
+            return
+        schema = self._schema
         dialect = detect_dialect(schema)
         cls = _VALIDATORS[dialect]
         try:
@@ -136,10 +156,13 @@ class JSONSchemaProps:
                 f"from_json_schema: not a valid {dialect} JSON Schema at {where}: "
                 f"{_bounded(err.message)}"
             ) from err
-        format_checker = cls.FORMAT_CHECKER if check_formats else None
+        format_checker = cls.FORMAT_CHECKER if self._check_formats else None
         validator: Any = cls(schema, format_checker=format_checker)
-        self._iter_errors: Callable[[object], Iterator[Any]] = validator.iter_errors
-        self.json_schema = JSONSchemaEmitter(lambda side, options: schema)
+        self._iter_errors = validator.iter_errors
+
+    def _first_iter_errors(self, value: object) -> Iterator[Any]:
+        self.check()
+        return self._iter_errors(value)
 
     def validate(self, value: object, /) -> SuccessResult[Any] | FailureResult:
         """Validate ``value``; return it unchanged, or one issue per problem found.
@@ -149,8 +172,9 @@ class JSONSchemaProps:
         the value.
         """
         errors: list[Any] = []
+        found = self._iter_errors(value)  # a deferred schema check raises here, not below
         try:
-            for error in self._iter_errors(value):
+            for error in found:
                 errors.append(error)
                 if len(errors) >= MAX_ISSUES:
                     issues = [*_issues(errors)][:MAX_ISSUES]
@@ -229,30 +253,51 @@ class JSONSchema:
     Attributes:
         schema: the (copied) JSON Schema.
 
+        defer_check: check the schema against its dialect's metaschema on the
+            first ``validate`` (or an explicit ``check()``) instead of now. The
+            builder defers it for a JSON Schema dict, so a tool that is never called
+            costs next to nothing; the error is the same, raised then.
+
     Raises:
-        ValueError: the schema is not valid for its dialect, or names another dialect.
+        ValueError: the schema is not valid for its dialect (at construction unless
+            the check is deferred), or names another dialect.
     """
 
     __slots__ = ("__standard__", "schema")
 
     __standard__: JSONSchemaProps
 
-    def __init__(self, schema: Mapping[str, Any], *, check_formats: bool = True) -> None:
+    def __init__(
+        self, schema: Mapping[str, Any], *, check_formats: bool = True, defer_check: bool = False
+    ) -> None:
         if not isinstance(schema, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
         self.schema = copy_schema(schema)
-        self.__standard__ = JSONSchemaProps(self.schema, check_formats=check_formats)
+        detect_dialect(self.schema)  # names another dialect: refused now, deferred or not
+        self.__standard__ = JSONSchemaProps(
+            self.schema, check_formats=check_formats, defer_check=defer_check
+        )
+
+    def check(self) -> None:
+        """Check the schema now, if it has not been checked yet (see ``defer_check``).
+
+        Raises:
+            InvalidSchemaError: the schema is not valid for its dialect.
+        """
+        self.__standard__.check()
 
     def __repr__(self) -> str:
         title = self.schema.get("title")
         return f"JSONSchema({_bounded(title) if isinstance(title, str) else '...'})"
 
 
-def from_json_schema(schema: Mapping[str, Any], *, check_formats: bool = True) -> JSONSchema:
+def from_json_schema(
+    schema: Mapping[str, Any], *, check_formats: bool = True, defer_check: bool = False
+) -> JSONSchema:
     """Wrap a JSON Schema dict. Same as ``JSONSchema``."""
-    return JSONSchema(schema, check_formats=check_formats)
+    return JSONSchema(schema, check_formats=check_formats, defer_check=defer_check)
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""Building tools from real JSON Schemas, and converting them for OpenAI strict mode.
+
+Run: ``python benchmarks/bench_build.py`` (about a minute; needs the ``bench``
+dependency group, ``openai-agents`` and ``pydantic-ai``; the first run downloads
+the ``bfcl-eval`` package's data once, see ``_bfcl.py``).
+
+The corpus is every distinct function declaration of the Berkeley Function
+Calling Leaderboard. Each case processes the whole corpus once per round; rounds
+interleave the cases, starting from a different one each time, and every case is
+divided by openai-agents' strict transform *in the same round*. What a case needs
+that is not the work being measured (fresh copies of the schemas, which the peers'
+transforms modify in place; tools built in advance for the conversion-only case)
+is made before its timer starts. Figures are the median per-round ratio with its
+quartiles, the median microseconds per schema, and the run's CPU/wall ratio.
+
+Cases:
+
+- ``openai-agents``: ``agents.strict_schema.ensure_strict_json_schema`` (the base);
+- ``pydantic-ai``: ``OpenAIJsonSchemaTransformer(schema, strict=True).walk()``;
+- ``build``: ``standard_tool(name=..., description=..., input_schema=schema, ...)``:
+  a tool that is never called;
+- ``convert``: ``to_openai_chat`` of tools built in advance (its first conversion);
+- ``build + convert``: both, as a program declaring its tools does.
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import _bfcl
+from _timing import CpuWall, Paired
+from standard_tool import standard_tool
+from standard_tool.providers import to_openai_chat
+
+ROUNDS = 7
+
+
+def _name(text: str) -> str:
+    return re.sub(r"[^a-zA-Z0-9_-]", "_", text)[:64]
+
+
+def main() -> None:
+    corpus = _bfcl.load()
+    frozen = marshal.dumps([d["parameters"] for d in corpus])
+    names = [_name(d["name"]) for d in corpus]
+    descriptions = [d["description"] for d in corpus]
+
+    def fresh() -> list[Any]:
+        return marshal.loads(frozen)  # type: ignore[no-any-return]
+
+    def build(schemas: list[Any]) -> list[Any]:
+        return [
+            standard_tool(name=n, description=d, input_schema=s, execute=_echo)
+            for n, d, s in zip(names, descriptions, schemas, strict=True)
+        ]
+
+    from agents.strict_schema import ensure_strict_json_schema
+    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+
+    refused = {"openai-agents": 0, "pydantic-ai": 0, "ours (not strict)": 0}
+
+    def agents(schemas: list[Any]) -> None:
+        for schema in schemas:
+            try:
+                ensure_strict_json_schema(schema)
+            except Exception:  # a schema it cannot make strict
+                refused["openai-agents"] += 1
+
+    def pydantic_ai(schemas: list[Any]) -> None:
+        for schema in schemas:
+            try:
+                OpenAIJsonSchemaTransformer(schema, strict=True).walk()
+            except Exception:  # a schema it cannot make strict
+                refused["pydantic-ai"] += 1
+
+    def convert(tools: list[Any]) -> None:
+        for built in tools:
+            if not to_openai_chat(built)["function"].get("strict"):
+                refused["ours (not strict)"] += 1
+
+    def build_and_convert(schemas: list[Any]) -> None:
+        convert(build(schemas))
+
+    # name -> (prepare, run): prepare is untimed.
+    cases: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
+        "openai-agents": (fresh, agents),
+        "pydantic-ai": (fresh, pydantic_ai),
+        "build": (fresh, build),
+        "convert": (lambda: build(fresh()), convert),
+        "build + convert": (fresh, build_and_convert),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in cases}
+    order = list(cases)
+    with CpuWall() as cpu:
+        for index in range(ROUNDS):
+            start = index % len(order)
+            for name in order[start:] + order[:start]:
+                prepare, run = cases[name]
+                argument = prepare()
+                began = perf_counter()
+                run(argument)
+                samples[name].append(perf_counter() - began)
+    base = samples["openai-agents"]
+    per = len(corpus)
+    print(f"{per} distinct tool schemas (bfcl-eval {_bfcl.VERSION}), {ROUNDS} rounds")
+    print(f"{'case':<18} {'us/schema':>10} {'ratio':>7}  quartiles")
+    for name, values in samples.items():
+        paired = Paired(values, [v / b for v, b in zip(values, base, strict=True)], [])
+        low, high = paired.spread
+        print(f"{name:<18} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
+    print("refused or not strict, per pass:", {k: v // ROUNDS for k, v in refused.items()})
+    print(f"CPU/wall: {cpu.ratio:.3f}")
+
+
+def _echo(value: Any) -> Any:
+    return value
+
+
+if __name__ == "__main__":
+    main()
