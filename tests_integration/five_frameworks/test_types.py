@@ -17,7 +17,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-MODULES = [INTEGRATIONS / f"{name}.py" for name in ("agno", "semantic_kernel")]
+MODULES = [INTEGRATIONS / f"{name}.py" for name in ("agno", "semantic_kernel", "autogen")]
 BIN = Path(sys.executable).parent
 
 
