@@ -17,7 +17,9 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-MODULES = [INTEGRATIONS / f"{name}.py" for name in ("agno", "semantic_kernel", "autogen")]
+MODULES = [
+    INTEGRATIONS / f"{name}.py" for name in ("agno", "semantic_kernel", "autogen", "haystack")
+]
 BIN = Path(sys.executable).parent
 
 
