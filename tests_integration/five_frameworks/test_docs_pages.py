@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["agno.md", "semantic-kernel.md", "autogen.md", "haystack.md"]
+PAGES = ["agno.md", "semantic-kernel.md", "autogen.md", "haystack.md", "smolagents.md"]
 FENCE = re.compile(r"^```py\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
