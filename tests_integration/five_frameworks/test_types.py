@@ -1,4 +1,4 @@
-"""This folder's bridges type-check, here where their frameworks are installed.
+"""This folder's bridges type-check, and their overloads infer, here where the frameworks are.
 
 The tools venv cannot hold these frameworks (Semantic Kernel pins mcp<2), so
 pyproject.toml excludes their modules from the main pyright and mypy runs; this test
@@ -17,8 +17,11 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
+NAMES = ("agno", "semantic_kernel", "autogen", "haystack", "smolagents")
+#: The bridges, and the file of inference promises about them (typing_bridges.py).
 MODULES = [
-    INTEGRATIONS / f"{name}.py" for name in ("agno", "semantic_kernel", "autogen", "haystack")
+    *(INTEGRATIONS / f"{name}.py" for name in NAMES),
+    Path(__file__).with_name("typing_bridges.py"),
 ]
 BIN = Path(sys.executable).parent
 
