@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from smolagents import OpenAIModel, ToolCallingAgent, tool
+from smolagents import CodeAgent, OpenAIModel, ToolCallingAgent, tool
 from smolagents.tools import validate_tool_arguments
 from tests.context_tools import whoami
 from tests.fakes.server import FakeModel
 from tests_integration.five_frameworks.chat import (
+    answer,
     calls,
     expect_turn,
     explode,
@@ -192,3 +193,12 @@ def test_smolagents_checks_only_top_level_types_as_the_readme_says() -> None:
         validate_tool_arguments(total, {"prices": "cheap"})
     with pytest.raises(StandardToolValidationError, match=r"prices\.tea: "):
         asyncio.run(from_smolagents(total).execute({"prices": {"tea": "cheap"}}))
+
+
+def test_a_code_agent_calls_the_tool_from_its_code(model: FakeModel) -> None:
+    code = 'n = tag_count(tags={"a": "1", "b": "2"})\nfinal_answer(f"{n} tags")'
+    expect_turn(model, answer(f"Thought: count.\n<code>\n{code}\n</code>"))
+    chat = OpenAIModel(model_id="fake-model", api_base=f"{model.base_url}/v1", api_key="test-key")
+    agent = CodeAgent(tools=to_smolagents([tag_count]), model=chat, max_steps=2, verbosity_level=0)
+
+    assert agent.run("Count.") == "2 tags"
