@@ -1,0 +1,277 @@
+"""Agno: a standard tool as an Agno ``Function``, and an Agno tool as ours.
+
+Layer: top (imports the core, the toolkit, the schema adapters and the providers;
+never the package root). It imports ``agno`` at the top: only code that uses
+Agno imports this module, and ``import standard_tool`` never does.
+
+``to_agno(tool)`` gives a ``Function`` whose ``parameters`` are the tool's own
+JSON Schema (``skip_entrypoint_processing``: Agno derives nothing and validates
+nothing) and whose entrypoint runs the call through a ``Toolkit`` under the
+model's call id. A refused input or a raising tool raises out of the
+entrypoint, which Agno answers to the model as a tool error
+(``tool_call_error``) with our text, ``Error: ...`` naming the failing path,
+and the run goes on. ``from_agno(function)`` goes the other way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from agno.tools.function import Function, FunctionCall
+from typing_extensions import overload
+
+from standard_tool._core import StandardToolError, StandardToolV0, StandardToolV0Definition
+from standard_tool._core import standard_tool as build_tool
+from standard_tool._shared import is_async_callable, truncate_text
+from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._runner import RUNNER_TIMEOUT, content
+from standard_tool.providers._text import ERROR_MAX_CHARS
+from standard_tool.schemas.jsonschema import from_json_schema
+
+__all__ = ["AgnoCall", "AgnoToolError", "from_agno", "to_agno"]
+
+AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+_OURS = "__standard_tool__"
+
+#: Marks an entrypoint parameter Agno did not fill. Agno fills parameters by name:
+#: ``fc`` with the ``FunctionCall``, the ``_agno_`` ones with the run's objects.
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class AgnoCall:
+    """What Agno knows about one call, for a ``meta`` function.
+
+    Attributes:
+        call_id: the model's id for this call (empty when Agno has none).
+        run_context: Agno's ``RunContext`` of the run (session state, dependencies...),
+            or ``None`` outside a run.
+        agent: the ``Agent`` running the tool, or ``None``.
+        team: the ``Team`` running the tool, or ``None``.
+    """
+
+    call_id: str
+    run_context: Any
+    agent: Any
+    team: Any
+
+
+class AgnoToolError(StandardToolError, RuntimeError):
+    """A bridged call failed; Agno answers the model with this message as a tool error.
+
+    From ``from_agno``: the Agno tool reported a failure (the message is its error, bounded).
+    """
+
+
+def _limit(kit: Toolkit, name: str) -> float:
+    own = kit.timeout_of(name)
+    return RUNNER_TIMEOUT if own is None else own
+
+
+def _answer(result: ToolResult) -> Any:
+    if result.success:
+        return content(result)
+    raise AgnoToolError(content(result)) from result.exception
+
+
+def _entrypoint(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Callable[..., Any]:
+    kit = Toolkit([tool])
+    name = tool.name
+
+    def prepare(fc: Any, extra: dict[str, Any]) -> tuple[dict[str, Any], str | None, Any]:
+        arguments = dict(extra.pop("arguments"))
+        if fc is not _MISSING and not isinstance(fc, FunctionCall):
+            arguments["fc"] = fc  # the tool's own "fc" property, not Agno's FunctionCall
+            fc = _MISSING
+        call_id = fc.call_id if isinstance(fc, FunctionCall) else None
+        hook = meta
+        if hook is None:
+            return arguments, call_id, None
+        call = AgnoCall(call_id or "", extra["run_context"], extra["agent"], extra["team"])
+        return arguments, call_id, hook(call)
+
+    if is_async_callable(tool.execute):
+
+        async def run_async(
+            fc: Any = _MISSING,
+            _agno_run_context: Any = None,
+            _agno_agent: Any = None,
+            _agno_team: Any = None,
+            **arguments: Any,
+        ) -> Any:
+            extra = {
+                "arguments": arguments,
+                "run_context": _agno_run_context,
+                "agent": _agno_agent,
+                "team": _agno_team,
+            }
+            value, call_id, meta_value = prepare(fc, extra)
+            result = await kit.aexecute(
+                name, value, meta_value, timeout=_limit(kit, name), call_id=call_id
+            )
+            return _answer(result)
+
+        return run_async
+
+    def run_sync(
+        fc: Any = _MISSING,
+        _agno_run_context: Any = None,
+        _agno_agent: Any = None,
+        _agno_team: Any = None,
+        **arguments: Any,
+    ) -> Any:
+        # Agno runs a sync entrypoint in a worker thread in async runs, in the caller's
+        # thread in sync ones; the toolkit's sync path needs no event loop either way.
+        extra = {
+            "arguments": arguments,
+            "run_context": _agno_run_context,
+            "agent": _agno_agent,
+            "team": _agno_team,
+        }
+        value, call_id, meta_value = prepare(fc, extra)
+        result = kit.execute(name, value, meta_value, timeout=_limit(kit, name), call_id=call_id)
+        return _answer(result)
+
+    return run_sync
+
+
+@overload
+def to_agno(tool: AnyTool, *, meta: Callable[[AgnoCall], Any] | None = None) -> Function: ...
+@overload
+def to_agno(
+    tool: Toolkit | Iterable[AnyTool], *, meta: Callable[[AgnoCall], Any] | None = None
+) -> list[Function]: ...
+def to_agno(
+    tool: AnyTool | Toolkit | Iterable[AnyTool],
+    *,
+    meta: Callable[[AgnoCall], Any] | None = None,
+) -> Function | list[Function]:
+    """Make an Agno ``Function`` of any conforming tool (or a list from a ``Toolkit``).
+
+    Examples:
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> function = to_agno(add)
+        >>> function.parameters["required"]
+        ['a', 'b']
+
+    Args:
+        tool: a conforming tool (sync or async), or a ``Toolkit`` or iterable of
+            tools (then the result is a list, in order; hand it to
+            ``Agent(tools=...)``).
+        meta: a function from an ``AgnoCall`` (the call id, the run's
+            ``RunContext``, the agent or team) to the ``meta`` the tool
+            receives, for example ``lambda call: call.run_context.session_state``;
+            without it the tool receives ``None``.
+
+    Returns:
+        A ``Function`` whose entrypoint is async for an async tool and sync for a
+        sync one (Agno runs it in a worker thread in an async run). It returns
+        the text a model reads (``text_result``); a refused input or a failing
+        tool raises ``AgnoToolError`` with ``"Error: ..."``, which Agno sends to
+        the model as the tool's error. Agno's own options (``requires_confirmation``,
+        ``cache_results``, hooks...) can be set on it as usual.
+
+    Raises:
+        ProviderSchemaError: the tool's input is not a JSON object.
+    """
+    if is_one_tool(tool):
+        return _to_agno(cast("AnyTool", tool), meta)
+    return [_to_agno(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+
+
+def _to_agno(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Function:
+    entrypoint = _entrypoint(tool, meta)
+    entrypoint.__dict__[_OURS] = tool  # Agno copies a Function per run, not its entrypoint
+    return Function(
+        name=tool.name,
+        description=tool.description,
+        parameters=parameters(tool),
+        entrypoint=entrypoint,
+        skip_entrypoint_processing=True,
+    )
+
+
+def _agno_function(native: Function | Callable[..., Any]) -> Function:
+    """Return a ready copy of an Agno tool (a ``Function``, or a plain function)."""
+    if isinstance(native, Function):
+        function = native.model_copy(deep=True)
+    else:
+        # Agno leaves the callable's return type unannotated.
+        function = cast("Function", cast("Any", Function).from_callable(native))
+    function.process_entrypoint()
+    return function
+
+
+def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any, Any, Any]:
+    """Make a standard tool of an Agno tool, so a ``Toolkit`` can hold it.
+
+    ``native`` is a ``Function`` (what Agno's ``@tool`` makes, or one taken from
+    an Agno ``Toolkit``'s ``functions``) or a plain function Agno would accept.
+    The input schema is the one Agno shows the model, and the standard tool
+    validates the input against it before Agno sees it. ``execute`` is async:
+    it runs the tool as Agno does (an async entrypoint awaited, a sync one in
+    a worker thread) and returns its result. A failure Agno reports (its own
+    argument validation, an exception in the tool) raises ``AgnoToolError``
+    with Agno's error text. ``meta`` may be an ``AgnoCall``: its call id, run
+    context, agent and team are handed to the tool. A tool made by
+    ``to_agno`` comes back as the very tool it was made from.
+
+    Examples:
+        >>> import asyncio
+        >>> from agno.tools import tool
+        >>> @tool
+        ... def shout(text: str) -> str:
+        ...     '''Upper-case a text.
+        ...
+        ...     Args:
+        ...         text: what to shout.
+        ...     '''
+        ...     return text.upper()
+        >>> st = from_agno(shout)
+        >>> asyncio.run(st.execute({"text": "hi"}))
+        'HI'
+
+    Raises:
+        InvalidSchemaError: the tool's schema is not a valid JSON Schema.
+    """
+    original = getattr(getattr(native, "entrypoint", None), _OURS, None)
+    if original is not None and hasattr(original, "formatted"):
+        return cast("StandardToolV0[Any, Any, Any, Any]", original)
+    function = _agno_function(native)
+    name = function.name
+
+    async def run(input: Any, meta: Any) -> Any:
+        call = function.model_copy(deep=True)
+        call_id = f"call_{uuid.uuid4().hex}"
+        if isinstance(meta, AgnoCall):
+            call_id = meta.call_id or call_id
+            call._run_context = meta.run_context  # pyright: ignore[reportPrivateUsage]
+            call._agent = meta.agent  # pyright: ignore[reportPrivateUsage]
+            call._team = meta.team  # pyright: ignore[reportPrivateUsage]
+        fc = FunctionCall(function=call, arguments=dict(input or {}), call_id=call_id)
+        if is_async_callable(cast("Any", call).entrypoint):
+            outcome = await fc.aexecute()
+        else:
+            outcome = await asyncio.to_thread(fc.execute)
+        if outcome.status != "success":
+            detail = outcome.error or "the tool reported an error"
+            text = f"Agno tool {name!r}: {detail}"
+            raise AgnoToolError(truncate_text(text, ERROR_MAX_CHARS))
+        return outcome.result
+
+    built: Any = build_tool(
+        name=name,
+        description=function.description or "",
+        input_schema=from_json_schema(function.parameters),
+        execute=run,
+    )
+    return cast("StandardToolV0[Any, Any, Any, Any]", built)

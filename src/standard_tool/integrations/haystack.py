@@ -1,0 +1,212 @@
+"""Haystack: a standard tool as a Haystack ``Tool``, and a Haystack ``Tool`` as ours.
+
+Layer: top (imports the core, the toolkit, the schema adapters and the providers;
+never the package root). It imports ``haystack-ai`` at the top: only code that
+uses Haystack imports this module, and ``import standard_tool`` never does.
+
+``to_haystack(tool)`` gives a ``Tool`` whose ``parameters`` are the tool's own JSON
+Schema (Haystack's chat generators send them as they are) and whose ``invoke`` and
+``invoke_async`` validate the model's arguments with the tool itself. A refused
+input or a raising tool raises ``ToolInvocationError`` with ``Error: ...`` naming
+the failing path: an ``Agent`` (which does not raise on tool failures by default)
+hands the model that text as an error result, and the run goes on.
+``from_haystack(tool)`` goes the other way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from haystack.components.agents.state import State
+from haystack.tools.errors import ToolInvocationError
+from haystack.tools.tool import Tool
+from typing_extensions import overload
+
+from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
+from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._runner import RUNNER_TIMEOUT, content
+from standard_tool.schemas.jsonschema import from_json_schema
+
+__all__ = ["HaystackCall", "StandardHaystackTool", "from_haystack", "to_haystack"]
+
+AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+_OURS = "__standard_tool__"
+
+#: The parameter through which Haystack's agent hands a tool its ``State``: Haystack
+#: injects the run's ``State`` into any parameter annotated ``State``.
+_STATE = "_haystack_state"
+
+
+@dataclass(frozen=True, slots=True)
+class HaystackCall:
+    """What Haystack knows about one call, for a ``meta`` function.
+
+    Attributes:
+        state: the ``Agent`` run's ``State`` (messages and the keys of its
+            ``state_schema``), or ``None`` when the tool is invoked outside an agent.
+    """
+
+    state: State | None
+
+
+class StandardHaystackTool(Tool):
+    """A Haystack ``Tool`` that runs a standard tool; build one with ``to_haystack``.
+
+    ``invoke`` (used by ``Agent.run``) and ``invoke_async`` (``Agent.run_async``)
+    validate the arguments with the standard tool and run it; a sync tool invoked
+    from async code runs in a worker thread, an async tool invoked from sync code
+    in an event loop of its own.
+    """
+
+    @property
+    def standard_tool(self) -> AnyTool:
+        """The standard tool this Haystack tool runs."""
+        return cast("AnyTool", getattr(cast("Any", self).function, _OURS))
+
+    def invoke(self, **kwargs: Any) -> Any:
+        """Run one call from sync code: the text the model reads.
+
+        Raises:
+            ToolInvocationError: with ``Error: ...`` naming what went wrong.
+        """
+        function: Callable[..., Any] = cast("Any", self).function
+        return function(**kwargs)
+
+    async def invoke_async(self, **kwargs: Any) -> Any:
+        """Run one call from async code: the text the model reads.
+
+        Raises:
+            ToolInvocationError: with ``Error: ...`` naming what went wrong.
+        """
+        function: Callable[..., Any] = cast("Any", self).async_function
+        return await function(**kwargs)
+
+
+def _answer(name: str, result: ToolResult) -> str:
+    if result.success:
+        return content(result)
+    raise ToolInvocationError(content(result), tool_name=name) from result.exception
+
+
+def _runners(
+    tool: AnyTool, meta: Callable[[HaystackCall], Any] | None
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    kit = Toolkit([tool])
+    name = tool.name
+    own = kit.timeout_of(name)
+    limit = RUNNER_TIMEOUT if own is None else own
+
+    def meta_of(state: State | None) -> Any:
+        return None if meta is None else meta(HaystackCall(state))
+
+    def run(_haystack_state: State | None = None, **arguments: Any) -> str:
+        value = kit.execute(name, arguments, meta_of(_haystack_state), timeout=limit)
+        return _answer(name, value)
+
+    async def run_async(_haystack_state: State | None = None, **arguments: Any) -> str:
+        value = await kit.aexecute(name, arguments, meta_of(_haystack_state), timeout=limit)
+        return _answer(name, value)
+
+    run.__dict__[_OURS] = tool
+    return run, run_async
+
+
+@overload
+def to_haystack(
+    tool: AnyTool, *, meta: Callable[[HaystackCall], Any] | None = None
+) -> StandardHaystackTool: ...
+@overload
+def to_haystack(
+    tool: Toolkit | Iterable[AnyTool], *, meta: Callable[[HaystackCall], Any] | None = None
+) -> list[StandardHaystackTool]: ...
+def to_haystack(
+    tool: AnyTool | Toolkit | Iterable[AnyTool],
+    *,
+    meta: Callable[[HaystackCall], Any] | None = None,
+) -> StandardHaystackTool | list[StandardHaystackTool]:
+    """Make a Haystack ``Tool`` of any conforming tool (or a list from a ``Toolkit``).
+
+    Examples:
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> haystack_add = to_haystack(add)
+        >>> haystack_add.invoke(a=2, b=3)
+        '5'
+
+    Args:
+        tool: a conforming tool (sync or async), or a ``Toolkit`` or iterable of
+            tools (then the result is a list, in order; hand it to
+            ``Agent(tools=...)`` or a ``Toolset``).
+        meta: a function from a ``HaystackCall`` (the agent run's ``State``) to
+            the ``meta`` the tool receives, for example
+            ``lambda call: call.state.get("user")``; without it the tool
+            receives ``None``.
+
+    Returns:
+        A ``StandardHaystackTool`` (or a list of them).
+
+    Raises:
+        ProviderSchemaError: the tool's input is not a JSON object.
+    """
+    if is_one_tool(tool):
+        return _to_haystack(cast("AnyTool", tool), meta)
+    return [_to_haystack(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+
+
+def _to_haystack(tool: AnyTool, meta: Callable[[HaystackCall], Any] | None) -> StandardHaystackTool:
+    run, run_async = _runners(tool, meta)
+    return StandardHaystackTool(
+        name=tool.name,
+        description=tool.description,
+        parameters=parameters(tool),
+        function=run,
+        async_function=run_async,
+    )
+
+
+def from_haystack(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
+    """Make a standard tool of a Haystack ``Tool``, so a ``Toolkit`` can hold it.
+
+    ``native`` is any Haystack ``Tool`` (``@tool`` from ``haystack.tools``, a
+    ``ComponentTool``, ...). The input schema is its ``parameters``, what
+    Haystack sends the model, and the standard tool validates the input against
+    it before Haystack sees it. ``execute`` is async: it awaits
+    ``invoke_async`` (which runs a sync tool in a worker thread) and returns the
+    tool's value; a failure raises Haystack's ``ToolInvocationError``. What an
+    ``Agent`` adds around a call (``inputs_from_state``, ``outputs_to_state``,
+    ``outputs_to_string``) belongs to the agent run and is not applied. A tool
+    made by ``to_haystack`` comes back as the very tool it was made from.
+
+    Examples:
+        >>> import asyncio
+        >>> from haystack.tools import tool
+        >>> @tool
+        ... def shout(text: str) -> str:
+        ...     '''Upper-case a text.'''
+        ...     return text.upper()
+        >>> st = from_haystack(shout)
+        >>> asyncio.run(st.execute({"text": "hi"}))
+        'HI'
+
+    Raises:
+        InvalidSchemaError: the tool's parameters are not a valid JSON Schema.
+    """
+    if isinstance(native, StandardHaystackTool) and hasattr(native.standard_tool, "formatted"):
+        return cast("StandardToolV0[Any, Any, Any, Any]", native.standard_tool)
+
+    async def run(input: Any) -> Any:
+        return await native.invoke_async(**(input or {}))
+
+    built: Any = standard_tool(
+        name=native.name,
+        description=native.description,
+        input_schema=from_json_schema(native.parameters),
+        execute=run,
+    )
+    return cast("StandardToolV0[Any, Any, Any, Any]", built)
