@@ -19,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 import base64
+import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Union
@@ -35,6 +36,7 @@ __all__ = [
     "ToolOutput",
     "fallback_text",
     "rich_output",
+    "structured_output",
 ]
 
 _S = TypeVar("_S", default=Any)
@@ -270,3 +272,67 @@ def fallback_text(block: Content, consumer: str) -> str:
     blob = block.blob or b""
     kind = f"{_cut(block.mime_type)} " if block.mime_type else ""
     return f"[{kind}resource {_cut(block.uri)}, {len(blob)} bytes: {where} files]"
+
+
+class _Success:
+    __slots__ = ("value",)
+    issues = None
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _StructuredProps:
+    __slots__ = ("_inner", "json_schema", "vendor", "version")
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.version = 1
+        self.vendor = getattr(inner, "vendor", "standard-tool")
+        self.json_schema = getattr(inner, "json_schema", None)
+
+    def validate(self, value: Any) -> Any:
+        if not isinstance(value, ToolOutput):
+            return self._inner.validate(value)
+        rich: ToolOutput[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        result = self._inner.validate(rich.structured)
+        if inspect.isawaitable(result):
+            return _rewrap_later(rich, result)
+        return _rewrap(rich, result)
+
+
+def _rewrap(rich: ToolOutput[Any], result: Any) -> Any:
+    if result.issues is not None:
+        return result
+    return _Success(ToolOutput(rich.content, result.value))
+
+
+async def _rewrap_later(rich: ToolOutput[Any], pending: Any) -> Any:
+    return _rewrap(rich, await pending)
+
+
+class _StructuredSchema:
+    __slots__ = ("__standard__",)
+
+    def __init__(self, inner: Any) -> None:
+        self.__standard__ = _StructuredProps(inner)
+
+    def __repr__(self) -> str:
+        return f"structured_output({self.__standard__._inner!r})"  # pyright: ignore[reportPrivateUsage]
+
+
+def structured_output(schema: Any) -> Any:
+    """Wrap an output schema so that it validates a ``ToolOutput``'s ``structured`` value.
+
+    The wrapped schema shows the same JSON Schema; ``validate`` checks a
+    ``ToolOutput``'s ``structured`` value with ``schema`` and returns the
+    ``ToolOutput`` with the validated value (its blocks unchanged), and checks
+    plain data as ``schema`` does. A ``@tool`` function annotated
+    ``-> ToolOutput[T]`` gets this for ``T`` by itself; pass it to
+    ``standard_tool(output_schema=...)`` for a handler that returns ``ToolOutput``.
+
+    Args:
+        schema: any Standard Schema (``schema.__standard__``), e.g. from
+            ``standard_tool.schemas.pydantic``.
+    """
+    return _StructuredSchema(schema.__standard__)
