@@ -19,10 +19,15 @@ import pytest
 
 from standard_tool import Toolkit
 from standard_tool.providers import (
+    bedrock_tool_config,
+    gemini_function_response,
     run_anthropic_tool_calls,
+    run_bedrock_tool_calls_sync,
+    run_gemini_function_calls,
     run_openai_chat_tool_calls,
     run_openai_responses_tool_calls,
     to_anthropic,
+    to_gemini,
     to_openai_chat,
     to_openai_responses,
 )
@@ -251,3 +256,153 @@ async def test_openai_chat_gets_a_bounded_text_fallback_for_each_block(model: Fa
             messages.append(completion.choices[0].message.to_dict())
             messages.extend(replies)
     assert completion.choices[0].message.content == "Seen."
+
+
+# -- Gemini ----------------------------------------------------------------------------------
+
+GEMINI_PATH = "/v1beta/models/fake-model:generateContent"
+
+
+def _generated(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
+        "modelVersion": "fake-model",
+    }
+
+
+def _camel(value: Any) -> Any:
+    """The API reads both spellings; google-genai sends these nested parts' keys in snake case."""
+    if isinstance(value, dict):
+        return {
+            k.split("_")[0] + "".join(w.title() for w in k.split("_")[1:]): _camel(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_camel(v) for v in value]
+    return value
+
+
+def _decoded(parts: list[dict[str, Any]]) -> list[tuple[str, bytes]]:
+    """(MIME type, bytes) of each inline part (google-genai sends URL-safe base64)."""
+    return [
+        (p["inlineData"]["mimeType"], base64.urlsafe_b64decode(p["inlineData"]["data"]))
+        for p in parts
+    ]
+
+
+def _check_gemini(body: dict[str, Any]) -> None:
+    responses = [_camel(p["functionResponse"]) for p in body["contents"][2]["parts"]]
+    image, audio, link, resources, chart = responses
+    png = ("image/png", c.PNG)
+    assert image["response"] == {"output": ""}
+    assert _decoded(image["parts"]) == [png]
+    assert audio["response"] == {
+        "output": "[audio/wav audio, 44 bytes: Gemini tool results cannot carry audio]"
+    }
+    assert "parts" not in audio
+    assert link["response"]["output"].startswith("see\n[resource link q3.pdf")
+    assert resources["response"] == {"output": "[resource test://notes.txt]\nsome notes"}
+    assert _decoded(resources["parts"]) == [("application/pdf", c.PDF)]
+    assert chart["response"] == {"output": "A red dot:", "structured": {"points": 1}}
+    assert _decoded(chart["parts"]) == [png]
+
+
+async def test_gemini_function_responses_carry_images_and_pdfs_as_parts(model: FakeModel) -> None:
+    from google import genai
+    from google.genai import types
+
+    calls = [
+        {"functionCall": {"id": f"c{n}", "name": name, "args": {}}} for n, name in enumerate(NAMES)
+    ]
+    model.expect(GEMINI_PATH, _generated(calls))
+    model.expect(GEMINI_PATH, _generated([{"text": "Seen."}]), _check_gemini)
+    config = types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=to_gemini(KIT))],  # pyright: ignore[reportArgumentType]
+    )
+    contents: list[Any] = [{"role": "user", "parts": [{"text": "Show me everything."}]}]
+    client = genai.Client(
+        api_key="test", http_options={"base_url": model.base_url, "api_version": "v1beta"}
+    )
+    for _ in range(2):
+        response = await client.aio.models.generate_content(
+            model="fake-model", contents=contents, config=config
+        )
+        reply = await run_gemini_function_calls(response, KIT)
+        if reply is None:
+            break
+        assert response.candidates
+        contents.append(response.candidates[0].content)
+        contents.append(reply)
+    assert response.text == "Seen."
+
+
+def test_gemini_function_response_of_a_rich_result_is_a_part_the_sdk_accepts() -> None:
+    from google.genai import types
+
+    made = gemini_function_response(c.mixed_tool.execute(), name="chart", call_id="c1")
+    part = types.Part.model_validate(made)
+    assert part.function_response is not None
+    assert part.function_response.parts is not None
+    blob = part.function_response.parts[0].inline_data
+    assert blob is not None
+    assert (blob.mime_type, blob.data) == ("image/png", c.PNG)
+
+
+# -- Amazon Bedrock --------------------------------------------------------------------------
+
+
+def _converse(content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": stop_reason,
+        "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+        "metrics": {"latencyMs": 1},
+    }
+
+
+def _check_bedrock(body: dict[str, Any]) -> None:
+    results = [b["toolResult"] for b in body["messages"][2]["content"]]
+    image, audio, link, resources, chart = (r["content"] for r in results)
+    png = {"image": {"format": "png", "source": {"bytes": _b64(c.PNG)}}}
+    assert image == [png]
+    assert audio == [
+        {"text": "[audio/wav audio, 44 bytes: Bedrock tool results cannot carry audio]"}
+    ]
+    assert link[0] == {"text": "see"}
+    assert resources == [
+        {"text": "[resource test://notes.txt]\nsome notes"},
+        {"document": {"format": "pdf", "name": "report (2)", "source": {"bytes": _b64(c.PDF)}}},
+    ]
+    assert chart == [{"text": "A red dot:"}, png, {"json": {"points": 1}}]
+    assert all(r["status"] == "success" for r in results)
+
+
+def test_bedrock_tool_results_carry_image_document_and_json_blocks(model: FakeModel) -> None:
+    import boto3
+    import botocore.config
+
+    path = "/model/fake-model/converse"
+    uses = [
+        {"toolUse": {"toolUseId": f"tooluse_{n}", "name": name, "input": {}}}
+        for n, name in enumerate(NAMES)
+    ]
+    model.expect(path, _converse(uses, "tool_use"))
+    model.expect(path, _converse([{"text": "Seen."}], "end_turn"), _check_bedrock)
+    client: Any = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        endpoint_url=model.base_url,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        config=botocore.config.Config(retries={"max_attempts": 1, "mode": "standard"}),
+    )
+    messages: list[Any] = [{"role": "user", "content": [{"text": "Show me everything."}]}]
+    config = bedrock_tool_config(KIT)
+    for _ in range(2):  # botocore validates every block's shape before sending
+        response = client.converse(modelId="fake-model", messages=messages, toolConfig=config)
+        reply = run_bedrock_tool_calls_sync(response, KIT)
+        if reply is None:
+            break
+        messages.append(response["output"]["message"])
+        messages.append(reply)
+    assert response["output"]["message"]["content"] == [{"text": "Seen."}]
