@@ -1,0 +1,79 @@
+"""Rich results through the framework bridges, in each framework's own loop and test model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.tools import tool as lc_tool
+
+from standard_tool.content import Text, ToolOutput
+from standard_tool.integrations.langchain import from_langchain, to_langchain
+from tests import content_tools as c
+from tests.test_content_providers import NAMES, _b64
+
+# -- LangChain -------------------------------------------------------------------------------
+
+
+def test_langchain_tool_messages_carry_standard_content_blocks() -> None:
+    calls = [{"name": name, "args": {}, "id": f"call_{n}"} for n, name in enumerate(NAMES)]
+    model = GenericFakeChatModel(messages=iter([AIMessage("", tool_calls=calls), AIMessage("ok")]))
+    by_name = {t.name: t for t in to_langchain(c.ALL)}
+    messages: list[BaseMessage] = [HumanMessage("Show me everything.")]
+    while True:  # LangChain's tool-calling loop
+        reply = model.invoke(messages)
+        messages.append(reply)
+        assert isinstance(reply, AIMessage)
+        if not reply.tool_calls:
+            break
+        messages.extend(by_name[call["name"]].invoke(call) for call in reply.tool_calls)
+    answers = messages[2:7]
+    assert all(isinstance(m, ToolMessage) and m.status == "success" for m in answers)
+    image, audio, link, resources, chart = (m.content for m in answers)
+    png = {"type": "image", "base64": _b64(c.PNG), "mime_type": "image/png"}
+    assert image == [png]
+    assert audio == [
+        {
+            "type": "text",
+            "text": "[audio/wav audio, 44 bytes: LangChain tool results cannot carry audio]",
+        }
+    ]
+    assert link[1]["text"] == "[resource link q3.pdf (application/pdf): file:///reports/q3.pdf]"
+    assert resources == [
+        {"type": "text", "text": "[resource test://notes.txt]\nsome notes"},
+        {
+            "type": "file",
+            "base64": _b64(c.PDF),
+            "mime_type": "application/pdf",
+            "extras": {"uri": "test://report.pdf"},
+        },
+    ]
+    assert chart == [
+        {"type": "text", "text": "A red dot:"},
+        png,
+        {"type": "text", "text": '{"points": 1}'},
+    ]
+    assert isinstance(answers[4], ToolMessage)
+    assert answers[4].artifact == c.mixed_tool.execute()
+    assert messages[-1].content == "ok"
+
+
+def test_a_langchain_tool_answering_content_blocks_comes_back_as_tool_output() -> None:
+    @lc_tool
+    def picture() -> list[Any]:
+        """Draw a picture."""
+        return [
+            {"type": "text", "text": "a dot"},
+            {"type": "image", "base64": _b64(c.PNG), "mime_type": "image/png"},
+        ]
+
+    @lc_tool
+    def odd() -> list[Any]:
+        """Answer a block kind with no neutral form."""
+        return [{"type": "video", "url": "https://example.invalid/v.mp4"}]
+
+    assert from_langchain(picture).execute({}) == ToolOutput([Text("a dot"), c.IMAGE])
+    assert from_langchain(odd).execute({}) == [
+        {"type": "video", "url": "https://example.invalid/v.mp4"}
+    ]
