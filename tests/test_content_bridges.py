@@ -77,3 +77,50 @@ def test_a_langchain_tool_answering_content_blocks_comes_back_as_tool_output() -
     assert from_langchain(odd).execute({}) == [
         {"type": "video", "url": "https://example.invalid/v.mp4"}
     ]
+
+
+# -- Pydantic AI -----------------------------------------------------------------------------
+
+
+async def test_pydantic_ai_tool_returns_carry_binary_content() -> None:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        BinaryContent,
+        ModelMessage,
+        ModelRequest,
+        ModelResponse,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from standard_tool.integrations.pydantic_ai import to_pydantic_ai
+
+    seen: list[ModelRequest] = []
+
+    def script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            calls = [ToolCallPart(n, {}, tool_call_id=f"c{i}") for i, n in enumerate(NAMES)]
+            return ModelResponse(parts=calls)
+        last = messages[-1]
+        assert isinstance(last, ModelRequest)
+        seen.append(last)
+        return ModelResponse(parts=[TextPart("ok")])
+
+    result = await Agent(FunctionModel(script), tools=to_pydantic_ai(c.ALL)).run("go")
+    assert result.output == "ok"
+    returns = [p for p in seen[0].parts if isinstance(p, ToolReturnPart)]
+    image, audio, link, resources, chart = (p.content for p in returns)
+    png = BinaryContent(c.PNG, media_type="image/png")
+    assert image == [png]
+    assert audio == [BinaryContent(c.WAV, media_type="audio/wav")]
+    assert link == ["see", "[resource link q3.pdf (application/pdf): file:///reports/q3.pdf]"]
+    assert resources[0] == "[resource test://notes.txt]\nsome notes"
+    assert resources[1].data == c.PDF
+    assert resources[1].identifier == "test://report.pdf"
+    # With a structured value: it is the return value, the blocks go to the model beside it.
+    assert chart == {"points": 1}
+    [beside] = [p for p in seen[0].parts if isinstance(p, UserPromptPart)]
+    assert beside.content == ["A red dot:", png]
