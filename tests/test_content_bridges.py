@@ -124,3 +124,45 @@ async def test_pydantic_ai_tool_returns_carry_binary_content() -> None:
     assert chart == {"points": 1}
     [beside] = [p for p in seen[0].parts if isinstance(p, UserPromptPart)]
     assert beside.content == ["A red dot:", png]
+
+
+# -- OpenAI Agents SDK -----------------------------------------------------------------------
+
+
+def test_openai_agents_tool_outputs_reach_the_responses_api_as_images_and_files() -> None:
+    import asyncio
+
+    import openai
+    from agents import Agent, RunConfig, Runner
+    from agents.models.openai_responses import OpenAIResponsesModel
+
+    from standard_tool.integrations.openai_agents import to_openai_agents
+    from tests.fakes.server import serve_fake_model
+    from tests.test_content_providers import FINAL_MESSAGE, _function_call, _response
+
+    def check(body: dict[str, Any]) -> None:
+        outputs = [i for i in body["input"] if i.get("type") == "function_call_output"]
+        image, audio, link, resources, chart = (o["output"] for o in outputs)
+        png = {"type": "input_image", "image_url": f"data:image/png;base64,{_b64(c.PNG)}"}
+        assert [{k: v for k, v in i.items() if v is not None} for i in image] == [png]
+        assert audio[0]["type"] == "input_text"
+        assert audio[0]["text"].startswith("[audio/wav audio, 44 bytes: OpenAI Agents")
+        assert link[1]["text"].startswith("[resource link q3.pdf")
+        pdf = resources[1]
+        assert pdf["type"] == "input_file"
+        assert pdf["file_data"] == f"data:application/pdf;base64,{_b64(c.PDF)}"
+        assert pdf["filename"] == "report.pdf"
+        assert [i["type"] for i in chart] == ["input_text", "input_image", "input_text"]
+        assert chart[2]["text"] == '{"points": 1}'
+
+    with serve_fake_model() as fake:
+        calls = [_function_call(n, name) for n, name in enumerate(NAMES)]
+        fake.expect("/v1/responses", _response(calls))
+        fake.expect("/v1/responses", _response([FINAL_MESSAGE]), check)
+        client = openai.AsyncOpenAI(base_url=f"{fake.base_url}/v1", api_key="test-key")
+        model = OpenAIResponsesModel(model="fake-model", openai_client=client)
+        agent = Agent(name="helper", model=model, tools=to_openai_agents(c.ALL))
+        config = RunConfig(tracing_disabled=True)
+        result = asyncio.run(Runner.run(agent, "Show me everything.", run_config=config))
+        fake.verify()
+    assert result.final_output == "Seen."
