@@ -180,3 +180,14 @@ async def test_over_streamable_http_each_request_reaches_the_client() -> None:
     assert seen == [("error", {"code": 7}, None)]
     assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
     assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+async def test_a_2026_connection_without_a_back_channel_gets_a_clear_error() -> None:
+    with anyio.fail_after(60):
+        async with Client(
+            server(TOOLS), elicitation_callback=_elicit, sampling_callback=_sample
+        ) as client:
+            asked = await client.call_tool("sign_up", {})
+    assert asked.is_error is True
+    assert "cannot carry the elicitation request" in asked.content[0].text  # type: ignore[union-attr]
+    assert "no channel for server-to-client requests" in asked.content[0].text  # type: ignore[union-attr]

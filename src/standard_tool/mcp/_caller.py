@@ -67,6 +67,12 @@ def session_caller(ctx: Any) -> Caller:
             raise CallerUnavailableError(
                 f"the MCP client did not declare the {what} capability, so it cannot be asked"
             )
+        if not session.can_send_request:
+            raise CallerUnavailableError(
+                f"this MCP connection cannot carry the {what} request to the client: it has no "
+                "channel for server-to-client requests (stateless HTTP, or protocol 2026-07-28, "
+                "which asks through input-required results instead)"
+            )
 
     async def log(level: LogLevel, message: Any, logger: str | None) -> None:
         if not _wanted(ctx, level):

@@ -324,7 +324,7 @@ def _document_name(uri: str, index: int) -> str:
 
 
 def bedrock_content(
-    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS, *, consumer: str = "Bedrock"
 ) -> list[dict[str, Any]]:
     """Write a rich result as the ``content`` of a Converse ``toolResult``.
 
@@ -333,7 +333,8 @@ def bedrock_content(
     bytes of a document type Bedrock reads (PDF, CSV, Word, Excel, HTML, text,
     Markdown) a ``{"document": {"format", "name", "source": {"bytes"}}}``, named
     after its URI. Every other block is its ``fallback_text``; the structured
-    value follows as ``{"json": ...}`` (an object) or its JSON text.
+    value follows as ``{"json": ...}`` (an object) or its JSON text. ``consumer``
+    is the name the fallback text gives (Strands writes tool results in this shape too).
 
     Examples:
         >>> bedrock_content(ToolOutput([Image(b"abc", "image/png")]))
@@ -356,7 +357,7 @@ def bedrock_content(
             doc = {"format": document, "name": name, "source": {"bytes": block.blob}}
             blocks.append({"document": doc})
         else:
-            blocks.append({"text": rich_text(ToolOutput([block]), "Bedrock", max_chars)})
+            blocks.append({"text": rich_text(ToolOutput([block]), consumer, max_chars)})
     if output.structured is not None:
         data = jsonable(output.structured, max(max_chars, 1))
         text = json_text(data)
