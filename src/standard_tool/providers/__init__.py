@@ -12,6 +12,10 @@ package root).
 """
 
 from standard_tool.providers._anthropic import (
+    AnthropicBase64Source,
+    AnthropicContentBlock,
+    AnthropicDocumentBlock,
+    AnthropicImageBlock,
     AnthropicTextBlock,
     AnthropicToolResult,
     AnthropicToolResultBlock,
@@ -90,6 +94,10 @@ from standard_tool.providers._openai import (
 from standard_tool.providers._text import text_result
 
 __all__ = [
+    "AnthropicBase64Source",
+    "AnthropicContentBlock",
+    "AnthropicDocumentBlock",
+    "AnthropicImageBlock",
     "AnthropicStrictError",
     "AnthropicStrictSchema",
     "AnthropicTextBlock",

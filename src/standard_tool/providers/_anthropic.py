@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any, Union, cast
 
-from typing_extensions import Literal, NotRequired, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypeAlias, TypedDict, overload
 
 from standard_tool._toolkit import ToolResult
 from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
@@ -47,6 +47,10 @@ from standard_tool.providers._text import (
 )
 
 __all__ = [
+    "AnthropicBase64Source",
+    "AnthropicContentBlock",
+    "AnthropicDocumentBlock",
+    "AnthropicImageBlock",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
     "anthropic_content",
@@ -130,11 +134,40 @@ class AnthropicTextBlock(TypedDict):
     text: str
 
 
+class AnthropicBase64Source(TypedDict):
+    """The ``source`` of an image or document block: base64 data with its media type."""
+
+    type: Literal["base64"]
+    media_type: str
+    data: str
+
+
+class AnthropicImageBlock(TypedDict):
+    """An ``image`` content block."""
+
+    type: Literal["image"]
+    source: AnthropicBase64Source
+
+
+class AnthropicDocumentBlock(TypedDict):
+    """A ``document`` content block (a PDF)."""
+
+    type: Literal["document"]
+    source: AnthropicBase64Source
+
+
+#: A content block of a ``tool_result``.
+AnthropicContentBlock: TypeAlias = Union[  # noqa: UP007  # 3.10 runs this at import
+    AnthropicTextBlock, AnthropicImageBlock, AnthropicDocumentBlock
+]
+
 #: The image types a ``tool_result`` image block takes.
 _IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
-def anthropic_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS) -> list[Any]:
+def anthropic_content(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+) -> list[AnthropicContentBlock]:
     """Write a rich result as the content blocks of an Anthropic ``tool_result``.
 
     A ``Text`` is a ``text`` block; an ``Image`` of JPEG, PNG, GIF or WebP an
@@ -147,19 +180,27 @@ def anthropic_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
         >>> anthropic_content(ToolOutput([Image(b"abc", "image/png")]))
         [{'type': 'image', 'source': {'type': 'base64', 'media_type': 'image/png', 'data': 'YWJj'}}]
     """
-    blocks: list[Any] = []
+    blocks: list[AnthropicContentBlock] = []
     for block in output.content:
         if isinstance(block, Text):
             blocks.append({"type": "text", "text": sendable(block.text)})
         elif isinstance(block, Image) and block.mime_type in _IMAGE_TYPES:
-            source = {"type": "base64", "media_type": block.mime_type, "data": block.base64}
+            source: AnthropicBase64Source = {
+                "type": "base64",
+                "media_type": block.mime_type,
+                "data": block.base64,
+            }
             blocks.append({"type": "image", "source": source})
         elif (
             isinstance(block, EmbeddedResource)
             and block.mime_type == "application/pdf"
             and (block.blob is not None)
         ):
-            pdf = {"type": "base64", "media_type": "application/pdf", "data": block.base64}
+            pdf: AnthropicBase64Source = {
+                "type": "base64",
+                "media_type": "application/pdf",
+                "data": block.base64 or "",
+            }
             blocks.append({"type": "document", "source": pdf})
         else:
             blocks.append(
@@ -173,7 +214,7 @@ def anthropic_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
     return blocks
 
 
-def result_content(result: ToolResult) -> str | list[Any]:
+def result_content(result: ToolResult) -> str | list[AnthropicContentBlock]:
     rich = rich_output(result.value) if result.success else None
     return content(result) if rich is None else anthropic_content(rich)
 
@@ -187,7 +228,7 @@ class AnthropicToolResult(TypedDict):
 
     type: Literal["tool_result"]
     tool_use_id: NotRequired[str]
-    content: list[Any]
+    content: list[AnthropicContentBlock]
     is_error: bool
 
 
@@ -208,7 +249,7 @@ def anthropic_tool_result(
     """
     failed = isinstance(outcome, Exception)
     rich = None if failed else rich_output(outcome)
-    content: list[Any]
+    content: list[AnthropicContentBlock]
     if rich is not None:
         content = anthropic_content(rich, max_chars)
     else:
@@ -229,7 +270,7 @@ class AnthropicToolResultBlock(TypedDict):
 
     type: Literal["tool_result"]
     tool_use_id: str
-    content: str | list[Any]
+    content: str | list[AnthropicContentBlock]
     is_error: bool
 
 
