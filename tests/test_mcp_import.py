@@ -182,14 +182,15 @@ async def test_error_results_raise_and_formatted_turns_them_into_data() -> None:
         assert await formatted.execute({"city": "Oslo"}) == "it is 21.5 C"
 
 
-async def test_mixed_content_without_output_schema_comes_back_as_blocks() -> None:
+async def test_mixed_content_without_output_schema_comes_back_as_content_blocks() -> None:
+    from standard_tool.content import Image, Text, ToolOutput
+
     srv, _ = hand_server()
     async with connected(srv) as session:
         pictures = (await import_tools(session))[3]
-        assert await pictures.execute() == [
-            {"type": "text", "text": "a dot"},
-            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
-        ]
+        assert await pictures.execute() == ToolOutput(
+            [Text("a dot"), Image(b"\x00\x00\x00", "image/png")]
+        )
 
 
 async def test_several_servers_share_a_toolkit_with_prefixes_and_refuse_collisions() -> None:

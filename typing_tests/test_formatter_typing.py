@@ -13,6 +13,7 @@ from typing_extensions import assert_type
 
 from standard_tool import Tool, tool
 from standard_tool.providers import (
+    AnthropicContentBlock,
     AnthropicToolResult,
     MCPCallToolResult,
     anthropic_tool_result,
@@ -38,4 +39,7 @@ assert_type(
     add.formatted(mcp_result_formatter(add)), Tool[dict[str, Any], int, MCPCallToolResult, Any]
 )
 assert_type(mcp_call_tool_result(1), MCPCallToolResult)
-assert_type(anthropic_tool_result(1)["content"][0]["text"], str)
+assert_type(anthropic_tool_result(1)["content"], list[AnthropicContentBlock])
+first = anthropic_tool_result(1)["content"][0]
+if first["type"] == "text":
+    assert_type(first["text"], str)

@@ -16,12 +16,16 @@ Typing plumbing lives in ``standard_tool.types``.
 import typing as _typing
 
 from standard_tool._context import (
+    Caller,
+    CallerUnavailableError,
+    Elicitation,
     ProgressEvent,
     ResultEvent,
     ToolCancelledError,
     ToolContext,
     current_context,
     stream_tool,
+    use_caller,
 )
 from standard_tool._core import (
     AsyncTool,
@@ -103,7 +107,10 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncFunctionTool",
     "AsyncTool",
+    "Caller",
+    "CallerUnavailableError",
     "DuplicateToolNameError",
+    "Elicitation",
     "FailureResult",
     "FastPath",
     "FunctionTool",
@@ -144,6 +151,7 @@ __all__ = [
     "standard_tool",
     "stream_tool",
     "tool",
+    "use_caller",
 ]
 
 

@@ -20,23 +20,29 @@ import os
 import threading
 import time
 import types
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from typing_extensions import TypeVar
+from typing_extensions import Literal, Protocol, TypeAlias, TypeVar
 
 from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
 
 _T = TypeVar("_T")
 
 __all__ = [
+    "LOG_LEVELS",
+    "Caller",
+    "CallerUnavailableError",
+    "Elicitation",
+    "LogLevel",
     "ProgressEvent",
     "ResultEvent",
     "ToolCancelledError",
     "ToolContext",
     "current_context",
     "stream_tool",
+    "use_caller",
 ]
 
 
@@ -89,6 +95,142 @@ class ToolCancelledError(StandardToolError):
 
 _EVENT_LOCK = threading.Lock()
 
+# --------------------------------------------------------------------------------------
+# The caller: who a running tool can talk back to (an MCP client, or handlers plugged in)
+# --------------------------------------------------------------------------------------
+
+#: A log message's severity, as MCP (RFC 5424) names them, lowest first.
+LogLevel: TypeAlias = Literal[
+    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"
+]
+LOG_LEVELS: tuple[LogLevel, ...] = (
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
+#: The standard library's level for each: where a log goes when nobody called.
+_STDLIB_LEVELS = {"debug": 10, "info": 20, "notice": 25, "warning": 30, "error": 40}
+
+
+@dataclass(frozen=True, slots=True)
+class Elicitation:
+    """The user's answer to ``ToolContext.elicit``.
+
+    Attributes:
+        action: ``"accept"`` (``content`` holds the answer), ``"decline"`` or ``"cancel"``.
+        content: the answer, an object matching the requested schema, when accepted.
+    """
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+class LogHandler(Protocol):
+    """Receives ``ToolContext.log``: ``(level, message, logger)``."""
+
+    def __call__(self, level: LogLevel, message: Any, logger: str | None, /) -> Awaitable[None]: ...
+
+
+class ElicitHandler(Protocol):
+    """Answers ``ToolContext.elicit``: ``(message, schema) -> Elicitation``."""
+
+    def __call__(self, message: str, schema: dict[str, Any], /) -> Awaitable[Elicitation]: ...
+
+
+class SampleHandler(Protocol):
+    """Answers ``ToolContext.sample``: the prompt and options in, the model's text out."""
+
+    def __call__(
+        self,
+        prompt: str,
+        /,
+        *,
+        system: str | None,
+        max_tokens: int,
+        temperature: float | None,
+    ) -> Awaitable[str]: ...
+
+
+class CallerUnavailableError(StandardToolError):
+    """A tool asked its caller for something the caller cannot give.
+
+    Raised by ``ToolContext.elicit`` and ``ToolContext.sample`` when the call does
+    not come from an MCP client that declared the capability, and no handler was
+    plugged in with ``use_caller``.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who a running tool can talk back to: three optional async handlers.
+
+    MCP serving makes one per ``tools/call`` from the client's session; anywhere
+    else, plug your own in with ``use_caller`` (an agent loop that can ask its
+    user, a model to sample from). A handler left ``None`` is not available:
+    ``log`` then goes to the standard library's ``logging``, ``elicit`` and
+    ``sample`` raise ``CallerUnavailableError``.
+
+    Attributes:
+        log: sends a log message to the caller.
+        elicit: asks the user for input matching a JSON Schema.
+        sample: asks the caller's model to complete a prompt.
+        name: who the caller is, for error messages (``"MCP client"``...).
+    """
+
+    log: LogHandler | None = None
+    elicit: ElicitHandler | None = None
+    sample: SampleHandler | None = None
+    name: str = "caller"
+
+
+#: The caller of the tool calls running here: set by MCP serving or ``use_caller``.
+CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "standard_tool_caller", default=None
+)
+
+
+@contextlib.contextmanager
+def use_caller(
+    caller: Caller | None = None,
+    *,
+    log: LogHandler | None = None,
+    elicit: ElicitHandler | None = None,
+    sample: SampleHandler | None = None,
+) -> Generator[Caller, None, None]:
+    """Make ``caller`` (or one built of the handlers given) the caller of the tool calls inside.
+
+    Every tool call started in the ``with`` block (in this task, in tasks it
+    starts, in worker threads that copy the context) reaches these handlers
+    through ``ToolContext.log``, ``elicit`` and ``sample``.
+
+    Examples:
+        >>> import asyncio
+        >>> from standard_tool import Elicitation, Toolkit, ToolContext, tool, use_caller
+        >>> @tool
+        ... async def greet(ctx: ToolContext) -> str:
+        ...     '''Greet the user by name.'''
+        ...     answer = await ctx.elicit("Your name?", {"type": "object",
+        ...         "properties": {"name": {"type": "string"}}})
+        ...     return f"Hello, {(answer.content or {}).get('name')}!"
+        >>> async def ask(message: str, schema: dict[str, object]) -> Elicitation:
+        ...     return Elicitation("accept", {"name": "Ada"})
+        >>> with use_caller(elicit=ask):
+        ...     asyncio.run(Toolkit([greet]).aexecute("greet", {})).value
+        'Hello, Ada!'
+    """
+    made = caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
+    token = CALLER.set(made)
+    try:
+        yield made
+    finally:
+        CALLER.reset(token)
+
+
 #: Receives every ``ProgressEvent`` a call reports (a ``Toolkit`` callback, an MCP session...).
 ProgressCallback = Callable[[ProgressEvent], Any]
 
@@ -121,6 +263,7 @@ class ToolContext:
 
     __slots__ = (
         "_call_id",
+        "_caller",
         "_cancelled",
         "_metadata",
         "_on_progress",
@@ -156,6 +299,7 @@ class ToolContext:
         self._cancelled: threading.Event | None = None
         self._on_progress = on_progress
         self._metadata: dict[str, Any] | None = None
+        self._caller = CALLER.get()
 
     def __repr__(self) -> str:
         return (
@@ -253,6 +397,98 @@ class ToolContext:
         # A failing observer must not fail the call it observes.
         with contextlib.suppress(Exception):
             listener(event)
+
+    # -- talking back to the caller -------------------------------------------------
+
+    @property
+    def caller(self) -> Caller | None:
+        """Who called the tool (an MCP client, handlers from ``use_caller``), or ``None``."""
+        return self._caller
+
+    def _unavailable(self, what: str, handler: str) -> CallerUnavailableError:
+        who = "nobody" if self._caller is None else f"the {self._caller.name}"
+        return CallerUnavailableError(
+            f"tool {self.tool_name!r}: cannot {what}: {who} offers it; serve the tool over "
+            f"MCP to a client that supports it, or plug a handler in with use_caller({handler}=...)"
+        )
+
+    async def log(self, level: LogLevel, message: Any, *, logger: str | None = None) -> None:
+        """Send a log message to the caller: an MCP client gets ``notifications/message``.
+
+        An MCP client receives only the levels it asked for (``logging/setLevel``).
+        Without a caller that takes logs, the message goes to the standard library's
+        ``logging`` (logger ``standard_tool.tools.<tool name>``). A failing caller
+        does not fail the call.
+
+        Args:
+            level: ``"debug"``, ``"info"``, ``"notice"``, ``"warning"``, ``"error"``,
+                ``"critical"``, ``"alert"`` or ``"emergency"``.
+            message: the message: a string or any JSON data.
+            logger: a name for the source, shown by the client.
+
+        Raises:
+            ValueError: ``level`` is not one of those.
+        """
+        if level not in LOG_LEVELS:
+            raise ValueError(
+                f"log level must be one of {', '.join(LOG_LEVELS)}, not {str(level)[:40]!r}"
+            )
+        handler = None if self._caller is None else self._caller.log
+        if handler is None:
+            import logging
+
+            name = f"standard_tool.tools.{self.tool_name}" if logger is None else logger
+            logging.getLogger(name).log(_STDLIB_LEVELS.get(level, 50), "%s", message)
+            return
+        # A failing observer must not fail the call it observes.
+        with contextlib.suppress(Exception):
+            await handler(level, message, logger)
+
+    async def elicit(self, message: str, schema: Mapping[str, Any]) -> Elicitation:
+        """Ask the user for input: an MCP client shows a form for ``schema``.
+
+        Args:
+            message: what to ask.
+            schema: a JSON Schema object of the answer (MCP takes a flat object of
+                strings, numbers, booleans and enums).
+
+        Returns:
+            The user's ``Elicitation``: accepted with ``content``, declined or cancelled.
+
+        Raises:
+            CallerUnavailableError: the caller cannot ask its user.
+        """
+        handler = None if self._caller is None else self._caller.elicit
+        if handler is None:
+            raise self._unavailable("elicit input from the user", "elicit")
+        return await handler(message, dict(schema))
+
+    async def sample(
+        self,
+        prompt: str,
+        *,
+        system: str | None = None,
+        max_tokens: int = 1000,
+        temperature: float | None = None,
+    ) -> str:
+        """Ask the caller's model to complete ``prompt`` (MCP ``sampling/createMessage``).
+
+        Args:
+            prompt: the user message the model answers.
+            system: a system prompt.
+            max_tokens: the most tokens the answer may take.
+            temperature: the sampling temperature, when it matters.
+
+        Returns:
+            The model's text.
+
+        Raises:
+            CallerUnavailableError: the caller has no model to offer.
+        """
+        handler = None if self._caller is None else self._caller.sample
+        if handler is None:
+            raise self._unavailable("sample the caller's model", "sample")
+        return await handler(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
 
 
 #: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,

@@ -66,6 +66,7 @@ from standard_tool._function._compile import META_MARKER, Compiler, Param, to_js
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
 from standard_tool._shared import Snapshot, truncate_text
+from standard_tool.content import Content, ToolOutput, structured_output
 
 __all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
@@ -423,6 +424,29 @@ def _no_output(annotation: Any) -> bool:
     return annotation in (None, type(None), Any, object, inspect.Parameter.empty)
 
 
+def _rich_structured(annotation: Any) -> tuple[bool, Any]:
+    """Read a rich-result annotation: ``(True, T)`` for ``ToolOutput[T]``.
+
+    A bare ``ToolOutput``, a content block type or a list of them declares no
+    output schema: ``(True, Parameter.empty)``. Anything else: ``(False, annotation)``.
+    """
+    origin: Any = typing.get_origin(annotation)
+    if origin is ToolOutput:
+        return True, typing.get_args(annotation)[0]
+    kinds = (ToolOutput, *typing.get_args(Content))
+    if isinstance(annotation, type) and issubclass(annotation, kinds):
+        return True, inspect.Parameter.empty
+    if origin in (list, tuple, collections.abc.Sequence) or isinstance(annotation, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
+        if args and all(_rich_structured(a)[0] for a in args):
+            return True, inspect.Parameter.empty
+    if origin is typing.Union:
+        args = list(typing.get_args(annotation))
+        if all(_rich_structured(a)[0] for a in args):
+            return True, inspect.Parameter.empty
+    return False, annotation
+
+
 def _streams(fn: Callable[..., Any]) -> bool:
     """Whether ``fn`` is a generator or async generator function (a streaming tool)."""
     return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
@@ -535,10 +559,11 @@ class _Compiled:
         check_in = compiler.object_check(fields, extra, None)
         self.input_schema = FunctionSchema(f"{label} input", check_in, root)
 
-        self.output_schema: FunctionSchema | None = None
+        self.output_schema: Any = None  # a FunctionSchema, or structured_output of one
         returns = hints.get("return", inspect.Parameter.empty)
         if _streams(fn) and not _no_output(returns):
             returns = _streamed_result(returns)
+        rich, returns = _rich_structured(returns)
         if not _no_output(returns):
             out = Compiler(globalns, python=True)
             try:
@@ -549,6 +574,8 @@ class _Compiled:
                 self.output_schema = FunctionSchema(
                     f"{label} output", check, out.root(node), python=True
                 )
+                if rich:  # the output schema is the structured value's
+                    self.output_schema = structured_output(self.output_schema)
         if problems:
             raise ToolDefinitionError(f"tool {label!r}: " + "; ".join(problems))
 
@@ -733,6 +760,10 @@ def _fuse(tool: Any, fn: Callable[..., Any], compiled: _Compiled, run: Any) -> N
     inline = _fusable_call(fn, compiled)
     if inline is None or tool._runs_async:
         return
+    if compiled.output_schema is not None and not isinstance(
+        compiled.output_schema, FunctionSchema
+    ):
+        return  # a rich result's schema checks its structured part: no generated check
     call, constants = inline
     props: _Props = compiled.input_schema.__standard__
     output = compiled.output_schema

@@ -15,6 +15,8 @@ call schema becomes a JSON Schema that we validate before LangChain sees the inp
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import concurrent.futures
 import contextvars
 import uuid
@@ -37,10 +39,11 @@ from standard_tool._core import (
 )
 from standard_tool._shared import is_async_callable, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult, error_text
+from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.providers._text import ERROR_MAX_CHARS
+from standard_tool.providers._text import ERROR_MAX_CHARS, json_text, jsonable, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = [
@@ -48,6 +51,7 @@ __all__ = [
     "LangChainToolError",
     "StandardLangChainTool",
     "from_langchain",
+    "langchain_content",
     "to_langchain",
 ]
 
@@ -128,11 +132,11 @@ class StandardLangChainTool(BaseTool):
             _CALL_ID.reset(token)
 
     # ``self`` is positional-only so a model argument named "self" is just an argument.
-    def _run(self, /, **arguments: Any) -> tuple[str, Any]:
+    def _run(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
         # Without a running loop here (LangChain's sync path) the call gets its own.
         return self._answer(_run_blocking(self._call(arguments)))
 
-    async def _arun(self, /, **arguments: Any) -> tuple[str, Any]:
+    async def _arun(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
         run = self._call(arguments)
         if self._kit.is_async(self._standard.name):
             results = await run
@@ -158,12 +162,79 @@ class StandardLangChainTool(BaseTool):
         return input, meta
 
     @staticmethod
-    def _answer(results: list[ToolResult]) -> tuple[str, Any]:
+    def _answer(results: list[ToolResult]) -> tuple[str | list[Any], Any]:
         (result,) = results
         if not result.success:
             text = truncate_text(content(result), ERROR_MAX_CHARS)
             raise ToolException(text) from result.exception
+        rich = rich_output(result.value)
+        if rich is not None:
+            return langchain_content(rich), result.value
         return content(result), result.value
+
+
+def _read_blocks(content: object) -> ToolOutput[Any] | None:
+    """Read a list of LangChain standard content blocks back as a ``ToolOutput``."""
+    if not isinstance(content, list) or not content:
+        return None
+    blocks: list[Any] = []
+    for item in cast("list[object]", content):
+        if isinstance(item, str):
+            blocks.append(Text(item))
+            continue
+        if not isinstance(item, Mapping):
+            return None
+        block = cast("Mapping[str, Any]", item)
+        kind, data, mime = block.get("type"), block.get("base64"), block.get("mime_type")
+        try:
+            if kind == "text":
+                blocks.append(Text(str(block["text"])))
+            elif kind in ("image", "audio", "file") and isinstance(data, str) and mime:
+                raw = base64.b64decode(data, validate=True)
+                if kind == "image":
+                    blocks.append(Image(raw, str(mime)))
+                elif kind == "audio":
+                    blocks.append(Audio(raw, str(mime)))
+                else:
+                    extras: Any = block.get("extras")
+                    found: Any = None
+                    if isinstance(extras, Mapping):
+                        found = cast("Mapping[str, Any]", extras).get("uri")
+                    uri = str(found or "file:///unnamed")
+                    blocks.append(EmbeddedResource(uri, blob=raw, mime_type=str(mime)))
+            else:
+                return None  # a kind with no neutral form: the blocks stay as LangChain wrote them
+        except (KeyError, TypeError, ValueError, binascii.Error):
+            return None
+    return ToolOutput(blocks)
+
+
+def langchain_content(output: ToolOutput[Any]) -> list[Any]:
+    """Write a rich result as LangChain standard content blocks (a ``ToolMessage``'s content).
+
+    A ``Text`` is a ``text`` block; an ``Image`` an ``image`` block and an
+    ``EmbeddedResource`` with bytes a ``file`` block, each with ``base64`` and
+    ``mime_type``. Audio (LangChain's tools do not answer with audio blocks), a
+    text resource and a resource link are their ``fallback_text``; the structured
+    value follows as its JSON text.
+    The ``ToolMessage``'s artifact is the ``ToolOutput`` itself.
+    """
+    blocks: list[Any] = []
+    for block in output.content:
+        if isinstance(block, Text):
+            blocks.append({"type": "text", "text": block.text})
+        elif isinstance(block, Image):
+            blocks.append({"type": "image", "base64": block.base64, "mime_type": block.mime_type})
+        elif isinstance(block, EmbeddedResource) and block.blob is not None:
+            file: dict[str, Any] = {"type": "file", "base64": block.base64}
+            file["mime_type"] = block.mime_type or "application/octet-stream"
+            file["extras"] = {"uri": block.uri}
+            blocks.append(file)
+        else:
+            blocks.append({"type": "text", "text": rich_text(ToolOutput([block]), "LangChain")})
+    if output.structured is not None:
+        blocks.append({"type": "text", "text": json_text(jsonable(output.structured))})
+    return blocks
 
 
 async def _refused(name: str, call_id: str | None, exc: Exception) -> list[ToolResult]:
@@ -314,11 +385,15 @@ def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
 
     def answer(output: Any) -> Any:
         if not isinstance(output, ToolMessage):
-            return output
+            rich = _read_blocks(output)
+            return output if rich is None else rich
         if output.status == "error":
             text = output.content if isinstance(output.content, str) else str(output.content)
             raise LangChainToolError(truncate_text(text, ERROR_MAX_CHARS))
-        return output.artifact if artifact else output.content
+        if artifact:
+            return output.artifact
+        rich = _read_blocks(output.content)
+        return output.content if rich is None else rich
 
     if _has_own_async(lc_tool):
 

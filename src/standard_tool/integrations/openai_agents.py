@@ -29,12 +29,14 @@ from typing_extensions import Literal, TypeGuard, overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
 from standard_tool._toolkit import Toolkit
+from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._text import json_text, jsonable, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
 
-__all__ = ["from_openai_agents", "to_openai_agents"]
+__all__ = ["from_openai_agents", "openai_agents_content", "to_openai_agents"]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 #: Builds the ``meta`` a standard tool receives from the SDK's ``ToolContext``.
@@ -56,7 +58,7 @@ class _Invoke:
         self.decode = _strict_decode if strict else None
         self.meta = meta
 
-    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> str:
+    async def __call__(self, ctx: ToolContext[Any], arguments: str) -> Any:
         name = self.tool.name
         meta = None if self.meta is None else self.meta(ctx)
         calls = [Call(ctx.tool_call_id, name, arguments, True)]
@@ -66,7 +68,45 @@ class _Invoke:
         else:
             # A sync tool runs in a worker thread, as the SDK runs its own sync function tools.
             (result,) = await asyncio.to_thread(asyncio.run, run)
-        return content(result)
+        rich = rich_output(result.value) if result.success else None
+        return content(result) if rich is None else openai_agents_content(rich)
+
+
+#: The image types the Responses API takes as ``input_image``.
+_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+
+def openai_agents_content(output: ToolOutput[Any]) -> list[Any]:
+    """Write a rich result as the SDK's tool outputs: ``ToolOutputText``, ``...Image``, ``...File``.
+
+    A ``Text`` is a ``ToolOutputText``; an ``Image`` of JPEG, PNG, GIF or WebP a
+    ``ToolOutputImage`` (a base64 data URL); a PDF ``EmbeddedResource`` a
+    ``ToolOutputFileContent``. Every other block is its ``fallback_text``; the
+    structured value follows as its JSON text. The SDK sends them to the
+    Responses API as ``input_image`` / ``input_file`` items of the tool's output.
+    """
+    from agents import ToolOutputFileContent, ToolOutputImage, ToolOutputText
+
+    items: list[Any] = []
+    for block in output.content:
+        if isinstance(block, Text):
+            items.append(ToolOutputText(text=block.text))
+        elif isinstance(block, Image) and block.mime_type in _IMAGE_TYPES:
+            url = f"data:{block.mime_type};base64,{block.base64}"
+            items.append(ToolOutputImage(image_url=url))
+        elif (
+            isinstance(block, EmbeddedResource)
+            and block.mime_type == "application/pdf"
+            and (block.blob is not None)
+        ):
+            name = block.uri.rstrip("/").rsplit("/", 1)[-1][:200] or "file.pdf"
+            data = f"data:application/pdf;base64,{block.base64}"
+            items.append(ToolOutputFileContent(file_data=data, filename=name))
+        else:
+            items.append(ToolOutputText(text=rich_text(ToolOutput([block]), "OpenAI Agents")))
+    if output.structured is not None:
+        items.append(ToolOutputText(text=json_text(jsonable(output.structured))))
+    return items
 
 
 @overload

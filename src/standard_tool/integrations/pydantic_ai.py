@@ -33,13 +33,14 @@ from standard_tool._core import (
 )
 from standard_tool._shared import is_async_callable
 from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, Decode, run_calls
-from standard_tool.providers._text import text_result
+from standard_tool.providers._text import jsonable, rich_text, text_result
 from standard_tool.schemas.jsonschema import from_json_schema
 
-__all__ = ["from_pydantic_ai", "to_pydantic_ai"]
+__all__ = ["from_pydantic_ai", "pydantic_ai_content", "to_pydantic_ai"]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 _OURS = "__standard_tool_bridge__"
@@ -147,13 +148,13 @@ def _to_pydantic_ai(
 
     if is_async_callable(tool.execute):
 
-        async def run_async(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
+        async def run_async(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> Any:
             return _answer(await call(ctx, arguments))
 
         function_: Callable[..., Any] = run_async
     else:
 
-        def run_sync(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> str:
+        def run_sync(ctx: RunContext[Any] | None = None, /, **arguments: Any) -> Any:
             # Pydantic AI runs a sync function in a worker thread: no loop runs here.
             return _answer(asyncio.run(call(ctx, arguments)))
 
@@ -174,11 +175,40 @@ def _to_pydantic_ai(
     return pa_tool
 
 
-def _answer(results: list[ToolResult]) -> str:
+def _answer(results: list[ToolResult]) -> Any:
     (result,) = results
     if result.success:
-        return text_result(result.value)
+        rich = rich_output(result.value)
+        return text_result(result.value) if rich is None else pydantic_ai_content(rich)
     raise _failure(result) from result.exception
+
+
+def pydantic_ai_content(output: ToolOutput[Any]) -> Any:
+    """Write a rich result as what a Pydantic AI tool returns.
+
+    A ``Text`` is a string; an ``Image``, an ``Audio`` and an ``EmbeddedResource``
+    with bytes a ``BinaryContent`` (its ``identifier`` the resource's URI); a text
+    resource and a resource link their ``fallback_text``. Without a structured
+    value that list is the return; with one, a ``ToolReturn`` whose
+    ``return_value`` is the structured value (as JSON data) and whose ``content``
+    is the list.
+    """
+    from pydantic_ai.messages import BinaryContent, ToolReturn
+
+    parts: list[Any] = []
+    for block in output.content:
+        if isinstance(block, Text):
+            parts.append(block.text)
+        elif isinstance(block, (Image, Audio)):
+            parts.append(BinaryContent(block.data, media_type=block.mime_type))
+        elif isinstance(block, EmbeddedResource) and block.blob is not None:
+            media = block.mime_type or "application/octet-stream"
+            parts.append(BinaryContent(block.blob, media_type=media, identifier=block.uri))
+        else:
+            parts.append(rich_text(ToolOutput([block]), "Pydantic AI"))
+    if output.structured is None:
+        return parts
+    return ToolReturn(return_value=jsonable(output.structured), content=parts)
 
 
 def _failure(result: ToolResult) -> ModelRetry | ToolFailed:

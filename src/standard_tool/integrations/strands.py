@@ -34,6 +34,8 @@ from standard_tool._core import (
 )
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit
+from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
+from standard_tool.providers._bedrock import bedrock_content
 from standard_tool.providers._convert_common import is_array, is_object
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
@@ -178,10 +180,17 @@ class StandardStrandsTool(AgentTool):
             else:
                 results = event
         (result,) = results
+        rich = rich_output(result.value) if result.success else None
+        # Strands writes tool results in Bedrock's shape: text, json, image, document.
+        blocks: Any = (
+            [{"text": content(result)}]
+            if rich is None
+            else bedrock_content(rich, consumer="Strands")
+        )
         answer: ToolResult = {
             "toolUseId": call_id,
             "status": "success" if result.success else "error",
-            "content": [{"text": content(result)}],
+            "content": blocks,
         }
         yield answer
 
@@ -251,7 +260,42 @@ def _value_of(result: Any) -> Any:
             return block["text"]
         if set(block) == {"json"}:
             return block["json"]
-    return blocks
+    rich = _rich_of(blocks)
+    return blocks if rich is None else rich
+
+
+#: MIME type by Strands' (Bedrock's) image and document ``format``.
+_IMAGE_MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+_DOCUMENT_MIME = {"pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown"}
+
+
+def _rich_of(blocks: Any) -> ToolOutput[Any] | None:
+    """Read Strands image and document blocks back as a ``ToolOutput`` (None when none)."""
+    if not is_array(blocks):
+        return None
+    content: list[Any] = []
+    structured: Any = None
+    for block in blocks:
+        if not is_object(block) or len(block) != 1:
+            return None
+        (kind, body), *_ = block.items()
+        source = body.get("source") if is_object(body) else None
+        data = source.get("bytes") if is_object(source) else None
+        if kind == "text":
+            content.append(Text(str(body)))
+        elif kind == "json":
+            structured = body
+        elif kind == "image" and isinstance(data, bytes) and body.get("format") in _IMAGE_MIME:
+            content.append(Image(data, _IMAGE_MIME[body["format"]]))
+        elif kind == "document" and isinstance(data, bytes):
+            mime = _DOCUMENT_MIME.get(str(body.get("format")), "application/octet-stream")
+            uri = f"document:{truncate_text(str(body.get('name') or 'document'), 200)}"
+            content.append(EmbeddedResource(uri, blob=data, mime_type=mime))
+        else:
+            return None
+    if not any(isinstance(b, (Image, EmbeddedResource)) for b in content):
+        return None
+    return ToolOutput(content, structured)
 
 
 def _error_of(name: str, result: Any) -> StrandsToolError:

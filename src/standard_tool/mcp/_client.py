@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from standard_tool._context import ToolContext, current_context
 from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
 from standard_tool._shared import truncate_text
+from standard_tool.content import ToolOutput
+from standard_tool.providers._mcp import content_from_mcp
 from standard_tool.schemas._base import InvalidSchemaError
 
 if TYPE_CHECKING:
@@ -71,11 +73,20 @@ def _text(blocks: tuple[dict[str, Any], ...]) -> str | None:
 
 
 def _value(result: types.CallToolResult, has_output_schema: bool) -> Any:
-    if has_output_schema or result.structured_content is not None:
-        return result.structured_content
+    structured = result.structured_content
+    if has_output_schema:
+        return structured
     blocks = _blocks(result)
     text = _text(blocks)
-    return text if text is not None else list(blocks)
+    if text is not None or not blocks:
+        return text if structured is None else structured
+    # Images, audio and resources pass through as content blocks, unchanged (with the
+    # structured value beside them); a block of a kind this package has no type for
+    # keeps its dict form.
+    read = [content_from_mcp(block) for block in blocks]
+    if all(item is not None for item in read):
+        return ToolOutput([item for item in read if item is not None], structured)
+    return list(blocks) if structured is None else structured
 
 
 class _Forward:

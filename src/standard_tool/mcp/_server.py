@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import math
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
 
-from standard_tool._context import ProgressEvent
+from standard_tool._context import ProgressEvent, use_caller
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.mcp._caller import session_caller, set_level
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
 from standard_tool.providers._runner import Tools, toolkit
 
@@ -189,6 +191,7 @@ def server(
     """
     from mcp import types
     from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPDeprecationWarning
 
     kit = toolkit(tools)
     listed = types.ListToolsResult.model_validate(
@@ -202,12 +205,20 @@ def server(
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
         call_id, send = progress_sender(ctx)
-        result = await run_call(
-            kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-        )
+        with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
+            result = await run_call(
+                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+            )
         return types.CallToolResult.model_validate(call_result(result, wrap.get(result.name)))
 
-    return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options)
+    server_options.setdefault("on_set_logging_level", set_level)
+    with warnings.catch_warnings():
+        # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
+        # versions before it still set their level with it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options
+        )
 
 
 def http_app(

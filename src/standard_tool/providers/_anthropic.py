@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any, Union, cast
 
-from typing_extensions import Literal, NotRequired, TypedDict, overload
+from typing_extensions import Literal, NotRequired, TypeAlias, TypedDict, overload
 
+from standard_tool._toolkit import ToolResult
+from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._anthropic_strict import anthropic_strict
 from standard_tool.providers._convert_common import PREFIX, ProviderOptionError
 from standard_tool.providers._declare import (
@@ -33,11 +35,25 @@ from standard_tool.providers._runner import (
     toolkit,
     view_decoder,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    json_text,
+    jsonable,
+    rich_text,
+    sendable,
+    text_result,
+    wire_text,
+)
 
 __all__ = [
+    "AnthropicBase64Source",
+    "AnthropicContentBlock",
+    "AnthropicDocumentBlock",
+    "AnthropicImageBlock",
     "AnthropicToolResultBlock",
     "AnthropicToolResultMessage",
+    "anthropic_content",
     "anthropic_tool_result",
     "run_anthropic_tool_calls",
     "to_anthropic",
@@ -118,6 +134,91 @@ class AnthropicTextBlock(TypedDict):
     text: str
 
 
+class AnthropicBase64Source(TypedDict):
+    """The ``source`` of an image or document block: base64 data with its media type."""
+
+    type: Literal["base64"]
+    media_type: str
+    data: str
+
+
+class AnthropicImageBlock(TypedDict):
+    """An ``image`` content block."""
+
+    type: Literal["image"]
+    source: AnthropicBase64Source
+
+
+class AnthropicDocumentBlock(TypedDict):
+    """A ``document`` content block (a PDF)."""
+
+    type: Literal["document"]
+    source: AnthropicBase64Source
+
+
+#: A content block of a ``tool_result``.
+AnthropicContentBlock: TypeAlias = Union[  # noqa: UP007  # 3.10 runs this at import
+    AnthropicTextBlock, AnthropicImageBlock, AnthropicDocumentBlock
+]
+
+#: The image types a ``tool_result`` image block takes.
+_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+
+def anthropic_content(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+) -> list[AnthropicContentBlock]:
+    """Write a rich result as the content blocks of an Anthropic ``tool_result``.
+
+    A ``Text`` is a ``text`` block; an ``Image`` of JPEG, PNG, GIF or WebP an
+    ``image`` block (base64 source); a PDF ``EmbeddedResource`` a ``document``
+    block. Every other block (audio, a resource link, other image and file types)
+    is its ``fallback_text``; the structured value, when there is one, follows as
+    its JSON text.
+
+    Examples:
+        >>> anthropic_content(ToolOutput([Image(b"abc", "image/png")]))
+        [{'type': 'image', 'source': {'type': 'base64', 'media_type': 'image/png', 'data': 'YWJj'}}]
+    """
+    blocks: list[AnthropicContentBlock] = []
+    for block in output.content:
+        if isinstance(block, Text):
+            blocks.append({"type": "text", "text": sendable(block.text)})
+        elif isinstance(block, Image) and block.mime_type in _IMAGE_TYPES:
+            source: AnthropicBase64Source = {
+                "type": "base64",
+                "media_type": block.mime_type,
+                "data": block.base64,
+            }
+            blocks.append({"type": "image", "source": source})
+        elif (
+            isinstance(block, EmbeddedResource)
+            and block.mime_type == "application/pdf"
+            and (block.blob is not None)
+        ):
+            pdf: AnthropicBase64Source = {
+                "type": "base64",
+                "media_type": "application/pdf",
+                "data": block.base64 or "",
+            }
+            blocks.append({"type": "document", "source": pdf})
+        else:
+            blocks.append(
+                {"type": "text", "text": rich_text(ToolOutput([block]), "Anthropic", max_chars)}
+            )
+    if output.structured is not None:
+        data = json_text(jsonable(output.structured, max(max_chars, 1)))
+        blocks.append({"type": "text", "text": sendable(data[:max_chars])})
+    if not blocks:  # the API refuses an empty tool_result
+        blocks.append({"type": "text", "text": ""})
+    return blocks
+
+
+def result_content(result: ToolResult) -> str | list[AnthropicContentBlock]:
+    rich = rich_output(result.value) if result.success else None
+    return content(result) if rich is None else anthropic_content(rich)
+
+
 class AnthropicToolResult(TypedDict):
     """The ``tool_result`` block ``anthropic_tool_result`` writes (fully typed, no ``Any``).
 
@@ -127,7 +228,7 @@ class AnthropicToolResult(TypedDict):
 
     type: Literal["tool_result"]
     tool_use_id: NotRequired[str]
-    content: list[AnthropicTextBlock]
+    content: list[AnthropicContentBlock]
     is_error: bool
 
 
@@ -141,13 +242,19 @@ def anthropic_tool_result(
     """Render a tool's outcome as an Anthropic ``tool_result`` content block.
 
     Returns ``{"type": "tool_result", "tool_use_id", "content": [{"type":
-    "text", "text"}], "is_error"}``. Used as a formatter (where the id is not
+    "text", "text"}], "is_error"}``; a rich result (``ToolOutput`` or content
+    blocks) gets the blocks ``anthropic_content`` writes. Used as a formatter (where the id is not
     known yet) the block has no ``tool_use_id``: set it from the model's
     ``tool_use`` block before sending.
     """
     failed = isinstance(outcome, Exception)
-    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
-    content: list[AnthropicTextBlock] = [{"type": "text", "text": text}]
+    rich = None if failed else rich_output(outcome)
+    content: list[AnthropicContentBlock]
+    if rich is not None:
+        content = anthropic_content(rich, max_chars)
+    else:
+        text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+        content = [{"type": "text", "text": text}]
     if tool_use_id is None:
         return {"type": "tool_result", "content": content, "is_error": failed}
     return {
@@ -163,7 +270,7 @@ class AnthropicToolResultBlock(TypedDict):
 
     type: Literal["tool_result"]
     tool_use_id: str
-    content: str
+    content: str | list[AnthropicContentBlock]
     is_error: bool
 
 
@@ -232,7 +339,7 @@ async def run_anthropic_tool_calls(
         {
             "type": "tool_result",
             "tool_use_id": call.call_id,
-            "content": content(result),
+            "content": result_content(result),
             # a tool may return an exception object: it is written as an error too
             "is_error": not result.success or isinstance(result.value, Exception),
         }

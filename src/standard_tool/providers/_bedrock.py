@@ -20,6 +20,7 @@ from typing_extensions import Literal, TypedDict, overload
 
 from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
+from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._check import Path, Problems, SchemaProblem
 from standard_tool.providers._convert_common import (
     PREFIX,
@@ -48,12 +49,21 @@ from standard_tool.providers._runner import (
     toolkit,
 )
 from standard_tool.providers._sync import run_sync
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    json_text,
+    jsonable,
+    rich_text,
+    sendable,
+    text_result,
+)
 
 __all__ = [
     "BedrockToolResult",
     "BedrockToolResultBlock",
     "BedrockToolResultMessage",
+    "bedrock_content",
     "bedrock_tool_config",
     "bedrock_tool_result",
     "check_bedrock",
@@ -284,6 +294,81 @@ def _result_content(value: Any, text: str, success: bool) -> list[dict[str, Any]
     return [{"text": text}]
 
 
+#: ``ImageFormat`` by MIME type.
+_IMAGE_FORMATS = {
+    "image/png": "png",
+    "image/jpeg": "jpeg",
+    "image/gif": "gif",
+    "image/webp": "webp",
+}
+#: ``DocumentFormat`` by MIME type.
+_DOCUMENT_FORMATS = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
+#: ``DocumentBlock.name``: letters, digits, single spaces, hyphens, parentheses, brackets.
+_NAME_DROP = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
+
+
+def _document_name(uri: str, index: int) -> str:
+    stem = uri.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    name = " ".join(_NAME_DROP.sub(" ", stem).split())[:100]
+    return f"{name or 'document'} ({index})"  # names must differ within a message
+
+
+def bedrock_content(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS, *, consumer: str = "Bedrock"
+) -> list[dict[str, Any]]:
+    """Write a rich result as the ``content`` of a Converse ``toolResult``.
+
+    A ``Text`` is ``{"text"}``; an ``Image`` of PNG, JPEG, GIF or WebP an
+    ``{"image": {"format", "source": {"bytes"}}}``; an ``EmbeddedResource`` with
+    bytes of a document type Bedrock reads (PDF, CSV, Word, Excel, HTML, text,
+    Markdown) a ``{"document": {"format", "name", "source": {"bytes"}}}``, named
+    after its URI. Every other block is its ``fallback_text``; the structured
+    value follows as ``{"json": ...}`` (an object) or its JSON text. ``consumer``
+    is the name the fallback text gives (Strands writes tool results in this shape too).
+
+    Examples:
+        >>> bedrock_content(ToolOutput([Image(b"abc", "image/png")]))
+        [{'image': {'format': 'png', 'source': {'bytes': b'abc'}}}]
+    """
+    blocks: list[dict[str, Any]] = []
+    for index, block in enumerate(output.content):
+        image = _IMAGE_FORMATS.get(block.mime_type) if isinstance(block, Image) else None
+        document = (
+            _DOCUMENT_FORMATS.get(block.mime_type or "")
+            if isinstance(block, EmbeddedResource) and block.blob is not None
+            else None
+        )
+        if isinstance(block, Text):
+            blocks.append({"text": sendable(block.text)})
+        elif isinstance(block, Image) and image is not None:
+            blocks.append({"image": {"format": image, "source": {"bytes": block.data}}})
+        elif isinstance(block, EmbeddedResource) and block.blob is not None and document:
+            name = _document_name(block.uri, index + 1)
+            doc = {"format": document, "name": name, "source": {"bytes": block.blob}}
+            blocks.append({"document": doc})
+        else:
+            blocks.append({"text": rich_text(ToolOutput([block]), consumer, max_chars)})
+    if output.structured is not None:
+        data = jsonable(output.structured, max(max_chars, 1))
+        text = json_text(data)
+        blocks.append(
+            {"json": data}
+            if isinstance(data, dict) and len(text) <= max_chars
+            else {"text": text[:max_chars]}
+        )
+    return blocks or [{"text": ""}]
+
+
 def bedrock_tool_result(
     outcome: Any,
     *,
@@ -296,7 +381,8 @@ def bedrock_tool_result(
     A mapping output is sent as ``{"json": ...}`` (JSON data, as ``text_result``
     writes it); any other output, or one longer than ``max_chars``, as
     ``{"text": ...}``. An exception gives ``"status": "error"`` and the text
-    ``"Error: ..."``. Used as a formatter (where the id is not known yet) the
+    ``"Error: ..."``. A rich result (``ToolOutput`` or content blocks) is written
+    by ``bedrock_content``. Used as a formatter (where the id is not known yet) the
     block has no ``toolUseId``: set it from the model's ``toolUse`` block.
 
     Examples:
@@ -304,11 +390,15 @@ def bedrock_tool_result(
         [{'json': {'temp': 21}}]
     """
     failed = isinstance(outcome, Exception)
-    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
     body: dict[str, Any] = {}
     if tool_use_id is not None:
         body["toolUseId"] = tool_use_id
-    body["content"] = _result_content(outcome, text, not failed)
+    rich = None if failed else rich_output(outcome)
+    if rich is not None:
+        body["content"] = bedrock_content(rich, max_chars)
+    else:
+        text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+        body["content"] = _result_content(outcome, text, not failed)
     body["status"] = "error" if failed else "success"
     return {"toolResult": body}
 
@@ -376,11 +466,15 @@ async def run_bedrock_tool_calls(
 
 
 def _block(call: Call, result: ToolResult) -> BedrockToolResultBlock:
-    text = content(result)
+    rich = rich_output(result.value) if result.success else None
+    if rich is not None:
+        blocks = bedrock_content(rich)
+    else:
+        blocks = _result_content(result.value, content(result), result.success)
     return {
         "toolResult": {
             "toolUseId": call.call_id,
-            "content": _result_content(result.value, text, result.success),
+            "content": blocks,
             "status": "success" if result.success else "error",
         }
     }

@@ -11,8 +11,10 @@ from typing import Any
 from typing_extensions import Literal, overload
 
 from standard_tool._toolkit import ToolResult
+from standard_tool.providers._anthropic import result_content as anthropic_result_content
 from standard_tool.providers._convert_common import ProviderOptionError
 from standard_tool.providers._mcp import mcp_call_tool_result
+from standard_tool.providers._openai import chat_content, responses_output
 from standard_tool.providers._runner import content
 
 __all__ = ["ResultTarget", "format_result"]
@@ -54,14 +56,15 @@ def format_result(result: ToolResult, target: ResultTarget = "text") -> str | di
         return content(result)
     call_id = "" if result.call_id is None else result.call_id
     if target == "openai-chat":
-        return {"role": "tool", "tool_call_id": call_id, "content": content(result)}
+        return {"role": "tool", "tool_call_id": call_id, "content": chat_content(result)}
     if target == "openai-responses":
-        return {"type": "function_call_output", "call_id": call_id, "output": content(result)}
+        output = responses_output(result)
+        return {"type": "function_call_output", "call_id": call_id, "output": output}
     if target == "anthropic":
         return {
             "type": "tool_result",
             "tool_use_id": call_id,
-            "content": content(result),
+            "content": anthropic_result_content(result),
             # A tool that returns an exception reports an error too (as anthropic_tool_result).
             "is_error": not result.success or isinstance(result.value, BaseException),
         }

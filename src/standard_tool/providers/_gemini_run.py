@@ -12,6 +12,7 @@ from typing import Any
 from typing_extensions import Literal, NotRequired, TypedDict
 
 from standard_tool._toolkit import ToolResult
+from standard_tool.content import Content, EmbeddedResource, Image, ToolOutput, rich_output
 from standard_tool.providers._gemini import gemini_json_parameters, gemini_parameters
 from standard_tool.providers._runner import (
     Call,
@@ -25,24 +26,32 @@ from standard_tool.providers._runner import (
     view_decoder,
 )
 from standard_tool.providers._sync import run_sync
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    jsonable,
+    rich_text,
+    text_result,
+)
 
 __all__ = [
     "GeminiFunctionResponse",
     "GeminiFunctionResponseContent",
     "GeminiFunctionResponsePart",
     "gemini_function_response",
+    "gemini_rich_response",
     "run_gemini_function_calls",
     "run_gemini_function_calls_sync",
 ]
 
 
 class GeminiFunctionResponse(TypedDict):
-    """A ``FunctionResponse``: the call's id (when it had one), name and response."""
+    """A ``FunctionResponse``: the call's id (when it had one), name, response and parts."""
 
     id: NotRequired[str]
     name: str
     response: dict[str, Any]
+    parts: NotRequired[list[dict[str, Any]]]
 
 
 class GeminiFunctionResponsePart(TypedDict):
@@ -70,6 +79,54 @@ def _response(value: Any, text: str, success: bool) -> dict[str, Any]:
         return {"output": text}
 
 
+#: What a function response's ``inline_data`` part takes.
+_PART_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "application/pdf"})
+
+
+def _inline(block: Content) -> dict[str, Any] | None:
+    if isinstance(block, Image) and block.mime_type in _PART_TYPES:
+        return {"inline_data": {"mime_type": block.mime_type, "data": block.data}}
+    if (
+        isinstance(block, EmbeddedResource)
+        and block.blob is not None
+        and block.mime_type in _PART_TYPES
+    ):
+        return {"inline_data": {"mime_type": block.mime_type, "data": block.blob}}
+    return None
+
+
+def gemini_rich_response(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Split a rich result into a Gemini function response's ``response`` and ``parts``.
+
+    Images (PNG, JPEG, WebP) and PDF resources become ``inline_data`` parts
+    with their bytes; the other blocks are text (their ``fallback_text`` for
+    audio, links and other types) in ``response["output"]``, and the structured
+    value, when there is one, is ``response["structured"]`` as JSON data.
+
+    Examples:
+        >>> output = ToolOutput([Image(b"abc", "image/png")], {"n": 1})
+        >>> response, parts = gemini_rich_response(output)
+        >>> response
+        {'output': '', 'structured': {'n': 1}}
+        >>> parts
+        [{'inline_data': {'mime_type': 'image/png', 'data': b'abc'}}]
+    """
+    parts: list[dict[str, Any]] = []
+    rest: list[Content] = []
+    for block in output.content:
+        part = _inline(block)
+        if part is None:
+            rest.append(block)
+        else:
+            parts.append(part)
+    response: dict[str, Any] = {"output": rich_text(ToolOutput(rest), "Gemini", max_chars)}
+    if output.structured is not None:
+        response["structured"] = jsonable(output.structured, max(max_chars, 1))
+    return response, parts
+
+
 def gemini_function_response(
     outcome: Any,
     *,
@@ -84,6 +141,8 @@ def gemini_function_response(
     ``response`` being ``{"output": <value>}`` (JSON data, as ``text_result``
     writes it; a string, or a value longer than ``max_chars``, as text) or, for
     an exception, ``{"error": "Error: ..."}``. ``id`` is left out when not given.
+    A rich result (``ToolOutput`` or content blocks) is split by
+    ``gemini_rich_response``: images and PDFs go in ``parts``.
     ``google.genai.types.Part.model_validate`` accepts it.
 
     Examples:
@@ -91,12 +150,18 @@ def gemini_function_response(
         {'function_response': {'id': 'c1', 'name': 'weather', 'response': {'output': {'temp': 21}}}}
     """
     failed = isinstance(outcome, Exception)
-    text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
     body: dict[str, Any] = {}
     if call_id is not None:
         body["id"] = call_id
     body["name"] = name
-    body["response"] = _response(outcome, text, not failed)
+    rich = None if failed else rich_output(outcome)
+    if rich is not None:
+        body["response"], parts = gemini_rich_response(rich, max_chars)
+        if parts:
+            body["parts"] = parts
+    else:
+        text = text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+        body["response"] = _response(outcome, text, not failed)
     return {"function_response": body}
 
 
@@ -181,10 +246,15 @@ async def run_gemini_function_calls(
 
 
 def _part(call_id: str | None, call: Call, result: ToolResult) -> GeminiFunctionResponsePart:
-    body: GeminiFunctionResponse = {
-        "name": call.name,
-        "response": _response(result.value, content(result), result.success),
-    }
+    rich = rich_output(result.value) if result.success else None
+    parts: list[dict[str, Any]] = []
+    if rich is not None:
+        response, parts = gemini_rich_response(rich)
+    else:
+        response = _response(result.value, content(result), result.success)
+    body: GeminiFunctionResponse = {"name": call.name, "response": response}
+    if parts:
+        body["parts"] = parts
     if call_id is not None:
         body = {"id": call_id, **body}
     return {"function_response": body}

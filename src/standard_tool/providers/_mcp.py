@@ -18,6 +18,16 @@ from standard_tool._core import (
 )
 from standard_tool._shared import Snapshot, truncate_text
 from standard_tool._toolkit import ToolResult
+from standard_tool.content import (
+    Audio,
+    Content,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    Text,
+    ToolOutput,
+    rich_output,
+)
 from standard_tool.dialects import SchemaConversionError
 from standard_tool.dialects import inline_refs as inline_local_refs
 from standard_tool.providers._check import Problems, SchemaProblem
@@ -55,7 +65,9 @@ __all__ = [
     "MCP_NAME_RULE",
     "MCPToolHandlers",
     "check_mcp_tool",
+    "content_from_mcp",
     "mcp_call_tool_result",
+    "mcp_content",
     "mcp_output_wrapped",
     "mcp_result_formatter",
     "mcp_server",
@@ -262,7 +274,7 @@ class MCPCallToolResult(TypedDict):
     ``structuredContent`` is the output as JSON data, present on success only.
     """
 
-    content: list[MCPTextContent]
+    content: list[MCPTextContent | dict[str, object]]
     structuredContent: NotRequired[object]
     isError: bool
 
@@ -320,9 +332,12 @@ def mcp_call_tool_result(
         false}`` on success, ``{"content": [...], "isError": true}`` on failure.
     """
     result: dict[str, Any]
+    rich = None if isinstance(outcome, Exception) else rich_output(outcome)
     if isinstance(outcome, Exception):
         text = error_text(outcome, error_max_chars)
         result = {"content": [{"type": "text", "text": text}], "isError": True}
+    elif rich is not None:
+        result = _rich_result(rich, wrap, max_chars, error_max_chars)
     else:
         data, complete = json_data(outcome, max(max_chars, 1))
         text = sendable(data) if isinstance(data, str) else json_text(data)
@@ -349,6 +364,98 @@ def mcp_call_tool_result(
 
         return CallToolResult.model_validate(result)
     return result
+
+
+def mcp_content(block: Content) -> dict[str, Any]:
+    """Write one content block as an MCP content block (``text``, ``image``, ``audio``...).
+
+    Examples:
+        >>> mcp_content(Image(b"abc", "image/png"))
+        {'type': 'image', 'data': 'YWJj', 'mimeType': 'image/png'}
+    """
+    if isinstance(block, Text):
+        return {"type": "text", "text": sendable(block.text)}
+    if isinstance(block, (Image, Audio)):
+        kind = "image" if isinstance(block, Image) else "audio"
+        return {"type": kind, "data": block.base64, "mimeType": block.mime_type}
+    if isinstance(block, ResourceLink):
+        link: dict[str, Any] = {"type": "resource_link", "uri": block.uri, "name": block.name}
+        for key, value in (
+            ("mimeType", block.mime_type),
+            ("title", block.title),
+            ("description", block.description),
+            ("size", block.size),
+        ):
+            if value is not None:
+                link[key] = value
+        return link
+    resource: dict[str, Any] = {"uri": block.uri}
+    if block.mime_type is not None:
+        resource["mimeType"] = block.mime_type
+    if block.text is not None:
+        resource["text"] = sendable(block.text)
+    else:
+        resource["blob"] = block.base64
+    return {"type": "resource", "resource": resource}
+
+
+def content_from_mcp(block: Mapping[str, Any]) -> Content | None:
+    """Read an MCP content block (as a JSON dict) back as a content block.
+
+    Returns ``None`` for a block of a kind this package has no type for (the
+    caller keeps the dict), or one whose fields are malformed.
+    """
+    import base64
+    import binascii
+
+    kind = block.get("type")
+    try:
+        if kind == "text":
+            return Text(str(block["text"]))
+        if kind in ("image", "audio"):
+            data = base64.b64decode(str(block["data"]), validate=True)
+            mime = str(block["mimeType"])
+            return Image(data, mime) if kind == "image" else Audio(data, mime)
+        if kind == "resource_link":
+            size = block.get("size")
+            return ResourceLink(
+                str(block["uri"]),
+                str(block["name"]),
+                block.get("mimeType"),
+                block.get("title"),
+                block.get("description"),
+                size if isinstance(size, int) else None,
+            )
+        if kind == "resource":
+            inner = block["resource"]
+            mime = inner.get("mimeType")
+            if "text" in inner:
+                return EmbeddedResource(str(inner["uri"]), text=str(inner["text"]), mime_type=mime)
+            blob = base64.b64decode(str(inner["blob"]), validate=True)
+            return EmbeddedResource(str(inner["uri"]), blob=blob, mime_type=mime)
+    except (KeyError, TypeError, ValueError, AttributeError, binascii.Error):
+        return None
+    return None
+
+
+def _rich_result(
+    rich: ToolOutput[Any], wrap: bool | None, max_chars: int, error_max_chars: int
+) -> dict[str, Any]:
+    content: list[Any] = [mcp_content(block) for block in rich.content]
+    if rich.structured is None:
+        return {"content": content, "isError": False}
+    structured = mcp_call_tool_result(
+        rich.structured, wrap=wrap, max_chars=max_chars, error_max_chars=error_max_chars
+    )
+    if structured["isError"]:
+        return dict(structured)
+    if not content:  # the structured value's JSON text, for clients that read only content
+        content = list(structured["content"])
+    return {
+        "content": content,
+        "structuredContent": structured.get("structuredContent"),
+        "isError": False,
+    }
 
 
 def mcp_result_formatter(

@@ -17,6 +17,8 @@ from standard_tool._core import (
     input_json_schema,
 )
 from standard_tool._shared import Snapshot, fresh_copy, truncate_text
+from standard_tool._toolkit import ToolResult
+from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._check import (
     TYPES,
     Path,
@@ -57,7 +59,16 @@ from standard_tool.providers._runner import (
     toolkit,
     view_decoder,
 )
-from standard_tool.providers._text import ERROR_MAX_CHARS, OUTPUT_MAX_CHARS, text_result, wire_text
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    json_text,
+    jsonable,
+    rich_text,
+    sendable,
+    text_result,
+    wire_text,
+)
 from standard_tool.providers._walk import SchemaRules, rewrite
 
 __all__ = [
@@ -67,6 +78,7 @@ __all__ = [
     "OpenAIStrictError",
     "OpenAIStrictSchema",
     "check_openai_strict",
+    "openai_responses_content",
     "openai_strict",
     "openai_tool_output",
     "plain_parameters",
@@ -491,9 +503,73 @@ def openai_tool_output(
 
     Use it as the ``content`` of a Chat Completions ``{"role": "tool"}`` message
     or the ``output`` of a Responses ``function_call_output`` item. Same text as
-    ``text_result``.
+    ``text_result``, except for a rich result: a Chat ``tool`` message carries
+    text only, so each block that is not text is its ``fallback_text`` (use
+    ``openai_responses_content`` for the Responses API, which takes images and files).
     """
+    rich = None if isinstance(outcome, Exception) else rich_output(outcome)
+    if rich is not None:
+        return rich_text(rich, "OpenAI Chat", max_chars)
     return text_result(outcome, max_chars=max_chars, error_max_chars=error_max_chars)
+
+
+#: The image types ``input_image`` takes.
+_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+
+def _filename(uri: str) -> str:
+    name = uri.rstrip("/").rsplit("/", 1)[-1] or "file"
+    return truncate_text(name, 200)
+
+
+def openai_responses_content(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+) -> list[dict[str, Any]]:
+    """Write a rich result as the ``output`` list of a Responses ``function_call_output``.
+
+    A ``Text`` is ``input_text``; an ``Image`` of JPEG, PNG, GIF or WebP an
+    ``input_image`` (a base64 data URL); a PDF ``EmbeddedResource`` an
+    ``input_file`` (its ``file_data``, named after the URI's last segment). Every
+    other block (audio, a resource link, other types) is its ``fallback_text``;
+    the structured value, when there is one, follows as its JSON text.
+
+    Examples:
+        >>> openai_responses_content(ToolOutput([Image(b"abc", "image/png")]))
+        [{'type': 'input_image', 'image_url': 'data:image/png;base64,YWJj'}]
+    """
+    items: list[dict[str, Any]] = []
+    for block in output.content:
+        if isinstance(block, Text):
+            items.append({"type": "input_text", "text": sendable(block.text)})
+        elif isinstance(block, Image) and block.mime_type in _IMAGE_TYPES:
+            url = f"data:{block.mime_type};base64,{block.base64}"
+            items.append({"type": "input_image", "image_url": url})
+        elif (
+            isinstance(block, EmbeddedResource)
+            and block.mime_type == "application/pdf"
+            and (block.blob is not None)
+        ):
+            data = f"data:application/pdf;base64,{block.base64}"
+            items.append(
+                {"type": "input_file", "filename": _filename(block.uri), "file_data": data}
+            )
+        else:
+            text = rich_text(ToolOutput([block]), "OpenAI Responses", max_chars)
+            items.append({"type": "input_text", "text": text})
+    if output.structured is not None:
+        data = json_text(jsonable(output.structured, max(max_chars, 1)))
+        items.append({"type": "input_text", "text": data[:max_chars]})
+    return items
+
+
+def chat_content(result: ToolResult) -> str:
+    rich = rich_output(result.value) if result.success else None
+    return content(result) if rich is None else rich_text(rich, "OpenAI Chat")
+
+
+def responses_output(result: ToolResult) -> str | list[dict[str, Any]]:
+    rich = rich_output(result.value) if result.success else None
+    return content(result) if rich is None else openai_responses_content(rich)
 
 
 class OpenAIChatToolMessage(TypedDict):
@@ -509,7 +585,7 @@ class OpenAIResponsesToolOutput(TypedDict):
 
     type: Literal["function_call_output", "custom_tool_call_output"]
     call_id: str
-    output: str
+    output: str | list[dict[str, Any]]
 
 
 def _chat_tool_calls(response: Any) -> list[Any]:
@@ -604,7 +680,7 @@ async def run_openai_chat_tool_calls(
         kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
     )
     return [
-        {"role": "tool", "tool_call_id": c.call_id, "content": content(r)}
+        {"role": "tool", "tool_call_id": c.call_id, "content": chat_content(r)}
         for c, r in zip(calls, results, strict=True)
     ]
 
@@ -671,7 +747,7 @@ async def run_openai_responses_tool_calls(
             if kind == "custom_tool_call_output"
             else "function_call_output"
         )
-        out.append({"type": item_kind, "call_id": call.call_id, "output": content(result)})
+        out.append({"type": item_kind, "call_id": call.call_id, "output": responses_output(result)})
     return out
 
 

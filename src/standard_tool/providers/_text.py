@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from standard_tool._core import StandardToolValidationError
 from standard_tool._shared import safe_str, truncate_text
+from standard_tool.content import ToolOutput, fallback_text, rich_output
 
 __all__ = [
     "ERROR_MAX_CHARS",
@@ -25,6 +26,7 @@ __all__ = [
     "json_data",
     "json_text",
     "jsonable",
+    "rich_text",
     "sendable",
     "text_result",
     "wire_text",
@@ -185,6 +187,18 @@ def wire_text(value: Any) -> str:
 _SCALAR_TEXT: dict[Any, str] = {None: "null", True: "true", False: "false"}
 
 
+def rich_text(output: ToolOutput[Any], consumer: str, max_chars: int = OUTPUT_MAX_CHARS) -> str:
+    """Write a rich result as text, for a consumer that carries none of its blocks.
+
+    Each block is its ``fallback_text`` (a text block its text), one per line,
+    then the structured value's JSON text when there is one; cut at ``max_chars``.
+    """
+    parts = [fallback_text(block, consumer) for block in output.content]
+    if output.structured is not None:
+        parts.append(json_text(jsonable(output.structured, max(max_chars, 1))))
+    return sendable(truncate_text("\n".join(parts), max_chars))
+
+
 def _output_text(value: Any, max_chars: int) -> str:
     if isinstance(value, str):
         return sendable(truncate_text(value, max_chars))
@@ -193,6 +207,9 @@ def _output_text(value: Any, max_chars: int) -> str:
         return truncate_text(_SCALAR_TEXT[value], max_chars)
     if kind is int and -_SMALL_INT < value < _SMALL_INT:
         return truncate_text(str(value), max_chars)
+    rich = rich_output(value)
+    if rich is not None:
+        return rich_text(rich, "text-only", max_chars)
     return truncate_text(json_text(jsonable(value, max(max_chars, 1))), max_chars)
 
 

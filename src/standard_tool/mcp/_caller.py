@@ -1,0 +1,120 @@
+"""The MCP client as a tool's caller: logs, elicitation and sampling over the session.
+
+Layer: top (imports the shared helpers; ``mcp`` lazily).
+
+``session_caller(ctx)`` turns the SDK's request context of one ``tools/call`` into
+a ``Caller``: ``ToolContext.log`` sends ``notifications/message`` (at the levels
+the client asked for), ``elicit`` sends ``elicitation/create`` and ``sample``
+``sampling/createMessage``, each tied to the request so it rides the request's
+stream. ``set_level`` answers ``logging/setLevel``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from standard_tool._context import LOG_LEVELS, Caller, CallerUnavailableError, Elicitation, LogLevel
+from standard_tool._shared import truncate_text
+
+__all__ = ["session_caller", "set_level"]
+
+#: The level each connection asked for with ``logging/setLevel``, by the id of its
+#: ``client_params`` (one object per connection; the entry goes with it).
+_LEVELS: dict[int, LogLevel] = {}
+_MAX_TEXT = 500
+
+
+def _connection_key(ctx: Any) -> object | None:
+    return getattr(getattr(ctx, "session", None), "client_params", None)
+
+
+async def set_level(ctx: Any, params: Any) -> Any:
+    """Answer ``logging/setLevel``: this connection's tools log at ``params.level`` and above."""
+    from mcp import types
+
+    key = _connection_key(ctx)
+    level = params.level
+    if key is not None and level in LOG_LEVELS:
+        if id(key) not in _LEVELS:
+            weakref.finalize(key, _LEVELS.pop, id(key), None)
+        _LEVELS[id(key)] = level
+    return types.EmptyResult()
+
+
+def _wanted(ctx: Any, level: LogLevel) -> bool:
+    from mcp.server.connection import allowed_log_levels
+
+    session = ctx.session
+    # 2026-07-28 and later: each request opts in (its _meta); before: logging/setLevel.
+    if level not in allowed_log_levels(session.protocol_version, ctx.meta):
+        return False
+    key = _connection_key(ctx)
+    floor = None if key is None else _LEVELS.get(id(key))
+    return floor is None or LOG_LEVELS.index(level) >= LOG_LEVELS.index(floor)
+
+
+def session_caller(ctx: Any) -> Caller:
+    """Return the ``Caller`` of one ``tools/call``: the client behind the SDK's request context."""
+    from mcp import types
+    from mcp.shared.message import ServerMessageMetadata
+
+    session = ctx.session
+    related = ServerMessageMetadata(related_request_id=ctx.request_id)
+
+    def declared(capability: types.ClientCapabilities, what: str) -> None:
+        if not session.check_client_capability(capability):
+            raise CallerUnavailableError(
+                f"the MCP client did not declare the {what} capability, so it cannot be asked"
+            )
+        if not session.can_send_request:
+            raise CallerUnavailableError(
+                f"this MCP connection cannot carry the {what} request to the client: it has no "
+                "channel for server-to-client requests (stateless HTTP, or protocol 2026-07-28, "
+                "which asks through input-required results instead)"
+            )
+
+    async def log(level: LogLevel, message: Any, logger: str | None) -> None:
+        if not _wanted(ctx, level):
+            return
+        params = types.LoggingMessageNotificationParams(level=level, data=message, logger=logger)
+        await session.send_notification(
+            types.LoggingMessageNotification(params=params), related_request_id=ctx.request_id
+        )
+
+    async def elicit(message: str, schema: dict[str, Any]) -> Elicitation:
+        declared(types.ClientCapabilities(elicitation=types.ElicitationCapability()), "elicitation")
+        params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+        result = await session.send_request(
+            types.ElicitRequest(params=params), types.ElicitResult, metadata=related
+        )
+        content = None if result.content is None else dict(result.content)
+        return Elicitation(result.action, content)
+
+    async def sample(
+        prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
+    ) -> str:
+        declared(types.ClientCapabilities(sampling=types.SamplingCapability()), "sampling")
+        message = types.SamplingMessage(
+            role="user", content=types.TextContent(type="text", text=prompt)
+        )
+        params = types.CreateMessageRequestParams(
+            messages=[message],
+            max_tokens=max_tokens,
+            system_prompt=system,
+            temperature=temperature,
+        )
+        result = await session.send_request(
+            types.CreateMessageRequest(params=params), types.CreateMessageResult, metadata=related
+        )
+        content: Any = result.content
+        blocks: list[Any] = list(content) if isinstance(content, (list, tuple)) else [content]  # pyright: ignore[reportUnknownArgumentType]
+        texts = [block.text for block in blocks if isinstance(block, types.TextContent)]
+        if not texts:
+            kinds = ", ".join(truncate_text(str(getattr(b, "type", b)), 40) for b in blocks)
+            raise CallerUnavailableError(
+                f"the MCP client's model answered with no text ({truncate_text(kinds, _MAX_TEXT)})"
+            )
+        return "\n".join(texts)
+
+    return Caller(log=log, elicit=elicit, sample=sample, name="MCP client")

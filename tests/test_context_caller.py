@@ -1,0 +1,193 @@
+"""A tool's context reaches its caller: logs, elicitation and sampling.
+
+Served over MCP and driven by the official SDK client's ``logging_callback``,
+``elicitation_callback`` and ``sampling_callback`` (in memory, with the handshake
+and with the 2026 per-request opt-in, and over Streamable HTTP on 127.0.0.1);
+elsewhere through handlers plugged in with ``use_caller``, or a clear error.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, types
+
+from standard_tool import (
+    Caller,
+    CallerUnavailableError,
+    Elicitation,
+    ToolContext,
+    Toolkit,
+    use_caller,
+)
+from standard_tool.mcp import server
+from tests.context_caller_tools import TOOLS
+
+Logs = list[tuple[str, Any, str | None]]
+
+
+def _log_recorder() -> tuple[Logs, Any]:
+    seen: Logs = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        seen.append((params.level, params.data, params.logger))
+
+    return seen, on_log
+
+
+async def _elicit(context: Any, params: Any) -> types.ElicitResult:
+    assert params.message == "Who are you?"
+    assert params.requested_schema["required"] == ["name"]
+    return types.ElicitResult(action="accept", content={"name": "Ada"})
+
+
+async def _sample(context: Any, params: types.CreateMessageRequestParams) -> Any:
+    [message] = params.messages
+    assert params.system_prompt == "Be brief."
+    assert params.max_tokens == 50
+    prompt = message.content.text  # type: ignore[union-attr]
+    return types.CreateMessageResult(
+        role="assistant",
+        content=types.TextContent(type="text", text=f"echo: {prompt}"),
+        model="test-model",
+    )
+
+
+# The SDK marks the client's logging/setLevel deprecated from protocol 2026-07-28.
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_logs_respect_the_level_the_client_set_with_the_handshake() -> None:
+    seen, on_log = _log_recorder()
+    with anyio.fail_after(60):
+        async with Client(server(TOOLS), mode="legacy", logging_callback=on_log) as client:
+            await client.call_tool("chatty", {})
+            assert [s[0] for s in seen] == ["debug", "info", "error"]
+            assert seen[1] == ("info", "found it", "search")
+            assert seen[2][1] == {"code": 7}
+            seen.clear()
+            await client.set_logging_level("info")
+            await client.call_tool("chatty", {})
+            assert [s[0] for s in seen] == ["info", "error"]
+
+
+async def test_logs_reach_a_2026_client_only_at_the_level_it_opted_in_to() -> None:
+    seen, on_log = _log_recorder()
+    with anyio.fail_after(60):
+        async with Client(server(TOOLS), logging_callback=on_log, log_level="info") as client:
+            await client.call_tool("chatty", {})
+    assert [s[0] for s in seen] == ["info", "error"]
+
+
+async def test_elicitation_and_sampling_reach_the_official_client() -> None:
+    with anyio.fail_after(60):
+        async with Client(
+            server(TOOLS),
+            mode="legacy",
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+async def test_a_client_without_the_capability_gets_a_clear_error_result() -> None:
+    with anyio.fail_after(60):
+        async with Client(server(TOOLS), mode="legacy") as client:
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert asked.is_error is True
+    assert "did not declare the elicitation capability" in asked.content[0].text  # type: ignore[union-attr]
+    assert "did not declare the sampling capability" in sampled.content[0].text  # type: ignore[union-attr]
+
+
+async def test_handlers_plugged_in_with_use_caller_answer_outside_mcp() -> None:
+    logged: Logs = []
+
+    async def log(level: Any, message: Any, logger: str | None) -> None:
+        logged.append((level, message, logger))
+
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        return Elicitation("decline")
+
+    async def model(prompt: str, *, system: Any, max_tokens: int, temperature: Any) -> str:
+        return f"{prompt} ({max_tokens})"
+
+    kit = Toolkit(TOOLS)
+    with use_caller(log=log, elicit=ask, sample=model) as caller:
+        assert isinstance(caller, Caller)
+        assert (await kit.aexecute("chatty", {})).value == "done"
+        assert (await kit.aexecute("sign_up", {})).value == "decline: None"
+        assert (await kit.aexecute("haiku", {"topic": "rain"})).value == "A haiku about rain (50)"
+    assert [entry[0] for entry in logged] == ["debug", "info", "error"]
+
+
+async def test_without_a_caller_elicit_and_sample_raise_and_log_goes_to_logging(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    kit = Toolkit(TOOLS)
+    asked = await kit.aexecute("sign_up", {})
+    assert isinstance(asked.exception, CallerUnavailableError)
+    assert str(asked.exception) == (
+        "tool 'sign_up': cannot elicit input from the user: nobody offers it; serve the tool "
+        "over MCP to a client that supports it, or plug a handler in with use_caller(elicit=...)"
+    )
+    sampled = await kit.aexecute("haiku", {"topic": "x"})
+    assert "use_caller(sample=...)" in str(sampled.exception)
+    with caplog.at_level(logging.DEBUG, logger="standard_tool.tools.chatty"):
+        await kit.aexecute("chatty", {})
+    assert [r.getMessage() for r in caplog.records][:1] == ["looking"]
+
+
+async def test_a_bad_level_is_refused_and_a_failing_log_handler_does_not_fail_the_call() -> None:
+    async def broken(level: Any, message: Any, logger: str | None) -> None:
+        raise RuntimeError("down")
+
+    context = ToolContext("t")
+    with pytest.raises(ValueError, match="log level must be one of debug, info"):
+        await context.log("loud", "x")  # type: ignore[arg-type]
+    with use_caller(log=broken):
+        await ToolContext("t").log("info", "still fine")
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_over_streamable_http_each_request_reaches_the_client() -> None:
+    import sys
+
+    from tests.test_mcp_serve import _free_port, _process
+
+    port = _free_port()
+    script = (
+        "import context_caller_tools\nfrom standard_tool.mcp import serve\n"
+        f"serve(context_caller_tools.TOOLS, transport='http', port={port})"
+    )
+    seen, on_log = _log_recorder()
+    with _process([sys.executable, "-c", script], port), anyio.fail_after(60):
+        async with Client(
+            f"http://127.0.0.1:{port}/mcp",
+            mode="legacy",
+            logging_callback=on_log,
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            await client.set_logging_level("warning")
+            await client.call_tool("chatty", {})
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert seen == [("error", {"code": 7}, None)]
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+async def test_a_2026_connection_without_a_back_channel_gets_a_clear_error() -> None:
+    with anyio.fail_after(60):
+        async with Client(
+            server(TOOLS), elicitation_callback=_elicit, sampling_callback=_sample
+        ) as client:
+            asked = await client.call_tool("sign_up", {})
+    assert asked.is_error is True
+    assert "cannot carry the elicitation request" in asked.content[0].text  # type: ignore[union-attr]
+    assert "no channel for server-to-client requests" in asked.content[0].text  # type: ignore[union-attr]

@@ -1,0 +1,212 @@
+"""The tools the MCP conformance suite's server scenarios call, built with this package.
+
+``@modelcontextprotocol/conformance`` (read at 0.1.16) names each tool, its
+arguments and what it must return; serve ``TOOLS`` with the one-call server
+(``standard_tool.mcp.serve`` / ``http_app``) and point the suite's server
+scenarios at it. Covered here: text, image, audio, embedded-resource and mixed
+content, an error, progress, logging, sampling and the three elicitation
+scenarios. (The JSON Schema 2020-12 and SSE reconnection tools belong to the
+serving options, not to these tools.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import struct
+
+from standard_tool import ToolContext, tool
+from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput
+
+#: A 1x1 red PNG.
+RED_PIXEL = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5270bde0000000049454e44ae426082"
+)
+#: An empty 8 kHz mono 16-bit WAV file.
+SILENCE = b"".join(
+    [
+        b"RIFF",
+        struct.pack("<I", 36),
+        b"WAVEfmt ",
+        struct.pack("<IHHIIHH", 16, 1, 1, 8000, 16000, 2, 16),
+        b"data",
+        struct.pack("<I", 0),
+    ]
+)
+
+
+@tool
+def test_simple_text() -> str:
+    """Return simple text."""
+    return "This is a simple text response for testing."
+
+
+@tool
+def test_image_content() -> Image:
+    """Return a 1x1 red PNG."""
+    return Image(RED_PIXEL, "image/png")
+
+
+@tool
+def test_audio_content() -> Audio:
+    """Return a short WAV file."""
+    return Audio(SILENCE, "audio/wav")
+
+
+@tool
+def test_embedded_resource() -> EmbeddedResource:
+    """Return an embedded text resource."""
+    return EmbeddedResource(
+        "test://embedded-resource",
+        text="This is an embedded resource content.",
+        mime_type="text/plain",
+    )
+
+
+@tool
+def test_multiple_content_types() -> ToolOutput:
+    """Return text, an image and a resource."""
+    return ToolOutput(
+        [
+            Text("Multiple content types test:"),
+            Image(RED_PIXEL, "image/png"),
+            EmbeddedResource(
+                "test://mixed-content-resource",
+                text=json.dumps({"test": "data", "value": 123}),
+                mime_type="application/json",
+            ),
+        ]
+    )
+
+
+@tool
+def test_error_handling() -> str:
+    """Always fail."""
+    raise RuntimeError("This tool intentionally returns an error for testing")
+
+
+@tool
+async def test_tool_with_progress(ctx: ToolContext) -> str:
+    """Report progress 0, 50 and 100 of 100."""
+    for step in (0, 50, 100):
+        ctx.report_progress(step, 100)
+        if step < 100:
+            await asyncio.sleep(0.05)
+    return "Progress tool completed"
+
+
+@tool
+async def test_tool_with_logging(ctx: ToolContext) -> str:
+    """Send three info log messages while running."""
+    await ctx.log("info", "Tool execution started")
+    await asyncio.sleep(0.05)
+    await ctx.log("info", "Tool processing data")
+    await asyncio.sleep(0.05)
+    await ctx.log("info", "Tool execution completed")
+    return "Logging tool completed"
+
+
+@tool
+async def test_sampling(prompt: str, ctx: ToolContext) -> str:
+    """Ask the client's model to answer the prompt."""
+    answer = await ctx.sample(prompt, max_tokens=100)
+    return f"LLM response: {answer}"
+
+
+_USER = {
+    "type": "object",
+    "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"},
+    },
+    "required": ["username", "email"],
+}
+
+
+@tool
+async def test_elicitation(message: str, ctx: ToolContext) -> str:
+    """Ask the user for a username and an email address."""
+    answer = await ctx.elicit(message, _USER)
+    return f"User response: <action: {answer.action}, content: {json.dumps(answer.content)}>"
+
+
+_DEFAULTS = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {
+            "type": "string",
+            "enum": ["active", "inactive", "pending"],
+            "default": "active",
+        },
+        "verified": {"type": "boolean", "default": True},
+    },
+}
+
+
+@tool
+async def test_elicitation_sep1034_defaults(ctx: ToolContext) -> str:
+    """Ask with a default for every primitive type (SEP-1034)."""
+    answer = await ctx.elicit("Please review and update the form fields with defaults", _DEFAULTS)
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
+
+
+_ENUMS = {
+    "type": "object",
+    "properties": {
+        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {
+            "type": "string",
+            "oneOf": [
+                {"const": "value1", "title": "First Option"},
+                {"const": "value2", "title": "Second Option"},
+                {"const": "value3", "title": "Third Option"},
+            ],
+        },
+        "legacyEnum": {
+            "type": "string",
+            "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"],
+        },
+        "untitledMulti": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        },
+        "titledMulti": {
+            "type": "array",
+            "items": {
+                "anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"},
+                    {"const": "value3", "title": "Third Choice"},
+                ]
+            },
+        },
+    },
+}
+
+
+@tool
+async def test_elicitation_sep1330_enums(ctx: ToolContext) -> str:
+    """Ask with all five enum shapes (SEP-1330)."""
+    answer = await ctx.elicit("Please select options from the enum fields", _ENUMS)
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
+
+
+TOOLS = [
+    test_simple_text,
+    test_image_content,
+    test_audio_content,
+    test_embedded_resource,
+    test_multiple_content_types,
+    test_error_handling,
+    test_tool_with_progress,
+    test_tool_with_logging,
+    test_sampling,
+    test_elicitation,
+    test_elicitation_sep1034_defaults,
+    test_elicitation_sep1330_enums,
+]
