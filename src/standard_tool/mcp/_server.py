@@ -7,13 +7,21 @@ Layer: top (imports the core, the toolkit and the providers; ``mcp``, ``anyio`` 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
 
-from standard_tool._context import ProgressEvent
+from standard_tool._context import (
+    CURRENT,
+    ProgressCallback,
+    ProgressEvent,
+    cancel_pending,
+    stream_events,
+)
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
@@ -121,6 +129,80 @@ async def _notify(send: SendProgress, event: ProgressEvent, count: int) -> None:
         await send(count if progress is None else progress, _number(event.total), _message(event))
 
 
+class _SyncCall:
+    """One sync tool call running in a worker thread, which the server can cancel.
+
+    The call runs in a context of its own, so the server can find the call's
+    ``ToolContext`` there (the toolkit makes it current inside) and cancel it
+    when the client cancels the request or goes away.
+    """
+
+    __slots__ = ("cancelled", "context", "lock")
+
+    def __init__(self) -> None:
+        self.context = contextvars.copy_context()
+        self.lock = threading.Lock()
+        self.cancelled = False
+
+    def run(self, call: Callable[[], ToolResult]) -> ToolResult | None:
+        with self.lock:
+            if self.cancelled:  # abandoned before it started: never run it
+                return None
+        _RUNNING.add(self)
+        try:
+            return self.context.run(call)
+        finally:
+            _RUNNING.discard(self)
+
+    def cancel(self) -> None:
+        with self.lock:
+            self.cancelled = True
+        running = self.context.get(CURRENT)
+        if running is not None:
+            cancel_pending(running)
+
+
+#: Sync calls running in worker threads (read when ``serve`` shuts down).
+_RUNNING: set[_SyncCall] = set()
+
+
+async def _run_in_thread(
+    kit: Toolkit,
+    name: str,
+    arguments: dict[str, Any],
+    meta: Any,
+    timeout: float | None,
+    call_id: str | None,
+    listener: ProgressCallback | None,
+) -> ToolResult:
+    """Run a sync tool in one of anyio's worker threads, off the event loop.
+
+    The threads are anyio's default limiter's (40 at once unless the
+    application changes ``current_default_thread_limiter().total_tokens``), as
+    the MCP SDK's own servers run sync tools. A cancelled request returns at
+    once; the tool's ``ToolContext`` is cancelled and its late result dropped.
+    """
+    import anyio
+    import anyio.to_thread
+
+    call = _SyncCall()
+
+    def run() -> ToolResult | None:
+        return call.run(
+            lambda: kit.execute(
+                name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
+            )
+        )
+
+    try:
+        result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        call.cancel()
+        raise
+    assert result is not None  # only a cancelled call never runs
+    return result
+
+
 async def run_call(
     kit: Toolkit,
     name: str,
@@ -133,18 +215,36 @@ async def run_call(
 ) -> ToolResult:
     """Run one ``tools/call``: the one place every MCP server of this package runs a tool.
 
-    The call's ``ToolContext`` gets ``call_id`` (the request id; a generated one
-    when ``None``). With ``send_progress`` (the request's progress sender) every
+    An async tool runs in the request's task; a sync tool in a worker thread
+    (``_run_in_thread``), so it never blocks the server. The call's
+    ``ToolContext`` gets ``call_id`` (the request id; a generated one when
+    ``None``). With ``send_progress`` (the request's progress sender) every
     ``ProgressEvent`` the tool reports is sent while the tool runs (a yield
     without a number counts 1, 2, 3...), and is still given to the toolkit's own
-    ``on_progress``.
+    ``on_progress``. Cancelling the request cancels the call: an async tool is
+    cancelled, a sync tool's ``ToolContext.cancelled`` becomes true.
     """
+    threaded = name in kit and not kit.is_async(name)
+
+    async def start(listener: ProgressCallback | None) -> ToolResult:
+        if threaded:
+            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, listener)
+        return await kit.aexecute(
+            name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
+        )
+
     if send_progress is None:
-        return await kit.aexecute(name, arguments, meta, timeout=timeout, call_id=call_id)
+        return await start(None)
+
+    def final(result: ToolResult | None, error: Exception | None) -> ToolResult:
+        if error is not None:
+            raise error
+        assert result is not None
+        return result
+
     count = 0
     result: ToolResult | None = None
-    stream = kit.astream(name, arguments, meta, timeout=timeout, call_id=call_id)
-    async for event in stream:
+    async for event in stream_events(start, final):
         if isinstance(event, ToolResult):
             result = event
             continue
@@ -153,7 +253,7 @@ async def run_call(
             with contextlib.suppress(Exception):
                 kit.on_progress(event)
         await _notify(send_progress, event, count)
-    assert result is not None  # astream always ends with the result
+    assert result is not None  # the stream always ends with the result
     return result
 
 
@@ -288,6 +388,7 @@ def serve(
             tools, path=path, stateless=stateless, host=host, name=name, meta=meta, timeout=timeout
         )
         uvicorn.run(app, host=host, port=port, log_level="warning")
+        _end_abandoned_calls()
         return
     if transport != "stdio":
         raise ValueError(f"transport must be 'stdio' or 'http', not {str(transport)[:40]!r}")
@@ -301,3 +402,33 @@ def serve(
             await stdio.run(read_stream, write_stream, stdio.create_initialization_options())
 
     anyio.run(run)
+    _end_abandoned_calls()
+
+
+#: Seconds ``serve`` waits, once its client has gone, for cancelled sync calls to end.
+SHUTDOWN_GRACE = 2.0
+
+
+def _end_abandoned_calls() -> None:
+    """Stop the process when a cancelled sync call is still running after the grace.
+
+    A thread cannot be stopped from outside, and Python waits for every worker
+    thread before it exits: without this, a sync tool that ignores its
+    ``ToolContext`` would keep a server whose client has gone running until the
+    tool returns.
+    """
+    import os
+    import sys
+    import time
+
+    deadline = time.monotonic() + SHUTDOWN_GRACE
+    while _RUNNING and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if _RUNNING:
+        with contextlib.suppress(Exception):
+            sys.stderr.write(
+                f"standard-tool: {len(_RUNNING)} cancelled call(s) still running; exiting\n"
+            )
+            sys.stderr.flush()
+            sys.stdout.flush()
+        os._exit(0)
