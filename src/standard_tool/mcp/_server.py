@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import math
+import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -28,6 +30,8 @@ from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrappe
 from standard_tool.providers._runner import Tools, toolkit
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from mcp.server.lowlevel import Server
     from starlette.applications import Starlette
 
@@ -399,7 +403,8 @@ def serve(
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await stdio.run(read_stream, write_stream, stdio.create_initialization_options())
+            answering = _AnswerRefused(read_stream, write_stream)
+            await stdio.run(answering, write_stream, stdio.create_initialization_options())
 
     anyio.run(run)
     _end_abandoned_calls()
@@ -432,3 +437,150 @@ def _end_abandoned_calls() -> None:
             sys.stderr.flush()
             sys.stdout.flush()
         os._exit(0)
+
+
+# --------------------------------------------------------------------------------------
+# Requests the SDK's stdio parser refuses
+# --------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_VALUE = re.compile(r'\s*:\s*("(?:[^"\\]|\\.)*"|-?\d{1,40}(?![\d.eE]))')
+_PARSE_ERROR = -32700
+_INVALID_REQUEST = -32600
+
+
+def refused_request_id(text: str) -> str | int | None:
+    """Find the top-level ``id`` of a request in text the SDK could not parse.
+
+    Scans the text's structure without parsing it (it may nest past any
+    parser's limit, or hold a lone surrogate escape), and answers only for a
+    request: a top-level ``method`` beside the ``id`` (an id of a malformed
+    response is the client's own and must not be answered).
+    """
+    depth = 0
+    found: dict[str, object] = {}
+    for token in _TOKEN.finditer(text):
+        lexeme = token.group()
+        if lexeme in ("{", "["):
+            depth += 1
+        elif lexeme in ("}", "]"):
+            depth -= 1
+        elif depth == 1 and lexeme in ('"id"', '"method"') and lexeme[1:-1] not in found:
+            value = _VALUE.match(text, token.end())
+            if value is not None:
+                with contextlib.suppress(ValueError):
+                    found[lexeme[1:-1]] = json.loads(value.group(1))
+    request_id = found.get("id")
+    if "method" not in found or isinstance(request_id, bool):
+        return None
+    if isinstance(request_id, int) or (
+        isinstance(request_id, str) and _encodable(request_id) and len(request_id) <= _MAX_CALL_ID
+    ):
+        return request_id
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refused_answer(error: Exception) -> Any:
+    """Build the JSON-RPC error answering a request the transport could not read, if any."""
+    from mcp import types
+    from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    for problem in error.errors():
+        given: object = problem.get("input")
+        if problem["type"] == "json_invalid" and isinstance(given, str):
+            request_id = refused_request_id(given)
+            code, message = (
+                _PARSE_ERROR,
+                (
+                    "Parse error: the server cannot read this message as JSON (invalid JSON, "
+                    "a lone surrogate escape, or nesting deeper than the parser allows)"
+                ),
+            )
+            break
+        if isinstance(given, Mapping):
+            raw = cast("Mapping[str, object]", given)
+            if "method" not in raw:
+                return None
+            found = raw.get("id")
+            request_id = found if isinstance(found, (str, int)) else None
+            if isinstance(found, bool) or (isinstance(found, str) and not _encodable(found)):
+                request_id = None
+            code, message = _INVALID_REQUEST, "Invalid Request: not a JSON-RPC request MCP accepts"
+            break
+    else:
+        return None
+    if request_id is None:
+        return None
+    answer = types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+    )
+    return SessionMessage(answer)
+
+
+class _AnswerRefused:
+    """The stdio read stream, answering each request the SDK's parser refuses.
+
+    The SDK's stdio transport hands such a line to the server as an exception,
+    which the server logs and drops: the client would wait for ever. This sends
+    the JSON-RPC error for it (when the request's id can be found) and passes
+    the exception on.
+    """
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        item = await self._inner.receive()
+        if isinstance(item, Exception):
+            answer = _refused_answer(item)
+            if answer is not None:
+                with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    await self._write.send(answer)
+        return item
+
+    def __aiter__(self) -> _AnswerRefused:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> _AnswerRefused:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
