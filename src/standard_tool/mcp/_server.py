@@ -12,7 +12,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
@@ -24,6 +24,7 @@ from standard_tool._context import (
     cancel_pending,
     stream_events,
 )
+from standard_tool._core import input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
@@ -47,18 +48,25 @@ def _mapping(value: object) -> dict[str, Any] | None:
 
 
 def tools_list_entries(
-    tools: Tools, *, annotations: Mapping[str, Mapping[str, Any]] | None = None
+    tools: Tools,
+    *,
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
+    keep_schemas: bool = False,
 ) -> list[dict[str, Any]]:
     """Describe every tool as the ``tools/list`` entry this package's servers send.
 
-    The entry is ``to_mcp(tool)`` plus, when the tool carries them (a tool
-    imported from another MCP server does), its ``annotations`` and its ``_meta``
-    (the ``mcp_meta`` attribute), so a gateway passes them on unchanged.
+    The entry is ``to_mcp(tool)``: with, when the tool carries them (a tool
+    imported from another MCP server does), its ``annotations`` and its
+    ``_meta``, so a gateway passes them on unchanged.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
         annotations: MCP tool annotations by tool name (``readOnlyHint``,
             ``destructiveHint``...); they replace a tool's own.
+        keep_schemas: declare each schema as written: its ``$schema`` kept and
+            its ``$defs`` / ``$ref`` not inlined (by default ``$schema`` is
+            dropped and local references are inlined, for clients that do not
+            follow ``$ref``).
 
     Raises:
         ProviderSchemaError: a tool cannot be described for MCP.
@@ -67,10 +75,17 @@ def tools_list_entries(
     for tool in toolkit(tools):
         given = (annotations or {}).get(tool.name)
         own = _mapping(getattr(tool, "annotations", None) if given is None else given)
-        entry = to_mcp(tool, annotations=own)
-        meta = _mapping(getattr(tool, "mcp_meta", None))
-        if meta is not None:
-            entry["_meta"] = meta
+        if not keep_schemas:
+            entries.append(to_mcp(tool, annotations=own))
+            continue
+        entry = to_mcp(tool, annotations=own, inline_refs=False)
+        for key, schema in (
+            ("inputSchema", input_json_schema(tool)),
+            ("outputSchema", output_json_schema(tool)),
+        ):
+            written = None if schema is None else schema.get("$schema")
+            if key in entry and isinstance(written, str):
+                entry[key] = {"$schema": written, **entry[key]}
         entries.append(entry)
     return entries
 
@@ -261,6 +276,10 @@ async def run_call(
     return result
 
 
+#: What ``server()`` answers itself: these ``Server`` options cannot be given.
+_OWN_HANDLERS = ("on_list_tools", "on_call_tool")
+
+
 def server(
     tools: Tools,
     *,
@@ -268,16 +287,24 @@ def server(
     annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
 
     Every tool is declared once, here (so a tool MCP cannot describe fails now,
     not at the first request), as ``tools_list_entries`` describes it. A call runs
-    through ``Toolkit.aexecute``: the input is validated by the tool, the answer is
-    the output's text and ``structuredContent`` (matching the declared
+    through the toolkit: the input is validated by the tool, the answer is the
+    output's text and ``structuredContent`` (matching the declared
     ``outputSchema``), or ``isError: true`` with ``"Error: <reason>"`` for an
-    unknown tool, invalid arguments, an exception or a timeout.
+    unknown tool, invalid arguments, an exception or a timeout. A sync tool runs
+    in a worker thread, never on the event loop (see ``run_call``).
+
+    Everything else is the SDK's: ``server_options`` go to ``Server(...)``
+    unchanged, so resources, prompts and completions are served by the SDK's own
+    handlers (``on_list_resources``, ``on_read_resource``, ``on_list_prompts``,
+    ``on_get_prompt``, ``on_completion``...), beside ``version``,
+    ``instructions``, ``lifespan`` and the rest.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -285,19 +312,26 @@ def server(
         annotations: MCP tool annotations by tool name (see ``tools_list_entries``).
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
-        **server_options: other ``Server`` options (``version``, ``instructions``...).
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
         ProviderSchemaError: a tool cannot be described for MCP.
         DuplicateToolNameError: two tools share a name.
+        TypeError: ``on_list_tools`` or ``on_call_tool`` is given (this server
+            answers those).
     """
     from mcp import types
     from mcp.server.lowlevel import Server
 
+    taken = [option for option in _OWN_HANDLERS if option in server_options]
+    if taken:
+        raise TypeError(
+            f"server() answers tools/list and tools/call itself; do not pass {', '.join(taken)}"
+        )
     kit = toolkit(tools)
-    listed = types.ListToolsResult.model_validate(
-        {"tools": tools_list_entries(kit, annotations=annotations)}
-    )
+    entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
+    listed = types.ListToolsResult.model_validate({"tools": entries})
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -314,6 +348,40 @@ def server(
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options)
 
 
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+_ANY_HOST = ("0.0.0.0", "::", "")  # "every interface": never a Host header
+
+
+def _host_entry(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def transport_security(
+    host: str,
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
+) -> Any:
+    """Build the SDK's ``TransportSecuritySettings`` for a server on ``host``: always on.
+
+    The ``Host`` header must name a local address or ``host`` (any port), or one
+    of ``allowed_hosts``; an ``Origin``, when sent, must be ``http(s)://`` one of
+    those. ``["*"]`` as ``allowed_hosts`` turns the check off.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    if allowed_hosts is not None and list(allowed_hosts) == ["*"]:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    names = [_host_entry(h) for h in _LOCAL_HOSTS]
+    if host not in _ANY_HOST and host not in _LOCAL_HOSTS:
+        names.append(_host_entry(host))
+    hosts = [f"{n}:*" for n in names] + names + list(allowed_hosts or ())
+    origins = [f"{scheme}://{n}" for n in names for scheme in ("http", "https")]
+    origins += [f"{o}:*" for o in origins] + list(allowed_origins or ())
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
 def http_app(
     tools: Tools,
     *,
@@ -321,34 +389,70 @@ def http_app(
     stateless: bool = False,
     json_response: bool = False,
     host: str = "127.0.0.1",
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
     name: str = "standard-tool",
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
+    http_options: Mapping[str, Any] | None = None,
+    **server_options: Any,
 ) -> Starlette:
     """Build an ASGI app serving ``tools`` over MCP Streamable HTTP at ``path``.
 
     Run it with any ASGI server. With ``stateless=True`` no session lives
     between requests, so several worker processes can share the load:
-    ``uvicorn --factory --workers 4 myserver:make_app``.
+    ``uvicorn --factory --workers 4 myserver:make_app``. A stateless server
+    cannot send the client requests of its own (elicitation, sampling, roots):
+    there is no session to answer them on.
+
+    Host/Origin checks (DNS rebinding protection) are always on: a request
+    whose ``Host`` header is not a local address, ``host`` or one of
+    ``allowed_hosts`` is refused, and so is an ``Origin`` that is not one of
+    those (or one of ``allowed_origins``). List the names clients use when the
+    server is reached by another name (``allowed_hosts=["api.example.com"]``,
+    any port with ``"api.example.com:*"``); ``["*"]`` turns the check off.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
         path: the endpoint's path.
         stateless: serve each request on its own, without ``Mcp-Session-Id``.
         json_response: answer with plain JSON instead of an event stream.
-        host: the host the app is served on; for ``127.0.0.1``, ``localhost``
-            and ``::1`` the SDK refuses other ``Host`` and ``Origin`` headers
-            (DNS rebinding protection).
+        host: the host the app is served on.
+        allowed_hosts: more ``Host`` header values to accept.
+        allowed_origins: more ``Origin`` header values to accept.
         name: the server name announced to clients.
+        annotations: MCP tool annotations by tool name.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        http_options: other options of the SDK's ``Server.streamable_http_app``
+            (``event_store``, ``auth``, ``token_verifier``,
+            ``max_request_body_size``, ``custom_starlette_routes``...).
+        **server_options: ``mcp.server.lowlevel.Server`` options: resources,
+            prompts, completions, ``instructions``, ``version``, ``lifespan``...
+            (see ``server``).
     """
-    app_server = server(tools, name=name, meta=meta, timeout=timeout)
+    app_server = server(
+        tools,
+        name=name,
+        annotations=annotations,
+        meta=meta,
+        timeout=timeout,
+        keep_schemas=keep_schemas,
+        **server_options,
+    )
+    options: dict[str, Any] = {
+        "transport_security": transport_security(host, allowed_hosts, allowed_origins),
+        **(http_options or {}),
+    }
     return app_server.streamable_http_app(
         streamable_http_path=path,
         stateless_http=stateless,
         json_response=json_response,
         host=host,
+        **options,
     )
 
 
@@ -360,16 +464,28 @@ def serve(
     port: int = 8000,
     path: str = "/mcp",
     stateless: bool = False,
+    json_response: bool = False,
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
     name: str = "standard-tool",
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
+    http_options: Mapping[str, Any] | None = None,
+    **server_options: Any,
 ) -> None:
     """Serve ``tools`` over MCP until the client disconnects or the process is stopped.
 
     ``transport="stdio"`` reads requests from standard input and answers on
     standard output, as MCP clients (Claude Desktop, IDEs) start a local server;
     nothing else may print to standard output meanwhile. ``transport="http"``
-    serves Streamable HTTP with uvicorn on ``host:port`` at ``path``.
+    serves Streamable HTTP with uvicorn on ``host:port`` at ``path`` (see
+    ``http_app``).
+
+    When the client goes away the calls still running are cancelled; a sync
+    call that ignores its cancelled ``ToolContext`` for 2 s ends the process,
+    since Python would otherwise wait for its thread.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -378,18 +494,42 @@ def serve(
         port: HTTP only: the port.
         path: HTTP only: the endpoint's path.
         stateless: HTTP only: no session between requests (see ``http_app``).
+        json_response: HTTP only: answer with plain JSON.
+        allowed_hosts: HTTP only: more ``Host`` values to accept (see ``http_app``).
+        allowed_origins: HTTP only: more ``Origin`` values to accept.
         name: the server name announced to clients.
+        annotations: MCP tool annotations by tool name.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        http_options: HTTP only: other ``streamable_http_app`` options.
+        **server_options: ``mcp.server.lowlevel.Server`` options: resources,
+            prompts, completions... (see ``server``).
 
     Raises:
         ValueError: ``transport`` is neither ``"stdio"`` nor ``"http"``.
     """
+    common: dict[str, Any] = {
+        "name": name,
+        "annotations": annotations,
+        "meta": meta,
+        "timeout": timeout,
+        "keep_schemas": keep_schemas,
+        **server_options,
+    }
     if transport == "http":
         import uvicorn
 
         app = http_app(
-            tools, path=path, stateless=stateless, host=host, name=name, meta=meta, timeout=timeout
+            tools,
+            path=path,
+            stateless=stateless,
+            json_response=json_response,
+            host=host,
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            http_options=http_options,
+            **common,
         )
         uvicorn.run(app, host=host, port=port, log_level="warning")
         _end_abandoned_calls()
@@ -399,7 +539,7 @@ def serve(
     import anyio
     from mcp.server.stdio import stdio_server
 
-    stdio = server(tools, name=name, meta=meta, timeout=timeout)
+    stdio = server(tools, **common)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
