@@ -22,7 +22,6 @@ from standard_tool._context import (
     ProgressCallback,
     ProgressEvent,
     cancel_pending,
-    stream_events,
 )
 from standard_tool._core import input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
@@ -254,26 +253,70 @@ async def run_call(
 
     if send_progress is None:
         return await start(None)
-
-    def final(result: ToolResult | None, error: Exception | None) -> ToolResult:
-        if error is not None:
-            raise error
-        assert result is not None
-        return result
-
-    count = 0
-    result: ToolResult | None = None
-    async for event in stream_events(start, final):
-        if isinstance(event, ToolResult):
-            result = event
-            continue
-        count += 1
-        if kit.on_progress is not None:
-            with contextlib.suppress(Exception):
-                kit.on_progress(event)
-        await _notify(send_progress, event, count)
-    assert result is not None  # the stream always ends with the result
+    relay = _Relay(kit, send_progress)
+    try:
+        result = await start(relay)
+        await relay.drain()
+    except BaseException:
+        relay.cancel()
+        raise
     return result
+
+
+class _Relay:
+    """Sends a call's progress events to the client, in order, while the call runs.
+
+    Nothing starts until the tool reports an event, so a call that reports none
+    costs one listener. Each event becomes a task that sends it once the
+    previous one is sent; an event reported from a worker thread (a sync tool)
+    is handed to the event loop first, without waiting.
+    """
+
+    __slots__ = ("closed", "count", "kit", "last", "loop", "send", "tasks", "thread")
+
+    def __init__(self, kit: Toolkit, send: SendProgress) -> None:
+        import asyncio
+
+        self.kit = kit
+        self.send = send
+        self.loop = asyncio.get_running_loop()
+        self.thread = threading.get_ident()
+        self.count = 0
+        self.closed = False
+        self.last: asyncio.Task[None] | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def __call__(self, event: ProgressEvent) -> None:
+        listener = self.kit.on_progress
+        if listener is not None:
+            with contextlib.suppress(Exception):
+                listener(event)
+        if threading.get_ident() == self.thread:
+            self._schedule(event)
+        else:
+            self.loop.call_soon_threadsafe(self._schedule, event)
+
+    def _schedule(self, event: ProgressEvent) -> None:
+        if self.closed:  # reported after the call was cancelled: nobody listens
+            return
+        self.count += 1
+        self.last = self.loop.create_task(self._send(self.last, event, self.count))
+        self.tasks.append(self.last)
+
+    async def _send(self, previous: Awaitable[None] | None, event: ProgressEvent, n: int) -> None:
+        if previous is not None:
+            await previous
+        await _notify(self.send, event, n)
+
+    async def drain(self) -> None:
+        """Wait until every event reported so far is sent (before the result is)."""
+        if self.last is not None:
+            await self.last
+
+    def cancel(self) -> None:
+        self.closed = True
+        for task in self.tasks:
+            task.cancel()
 
 
 #: What ``server()`` answers itself: these ``Server`` options cannot be given.
@@ -331,21 +374,29 @@ def server(
         )
     kit = toolkit(tools)
     entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
-    listed = types.ListToolsResult.model_validate({"tools": entries})
+    # Checked once here; answered as the wire dicts: the SDK validates and copies
+    # every result it sends, so the cached answer is never handed out to be changed.
+    listed: dict[str, Any] = types.ListToolsResult.model_validate({"tools": entries}).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return listed.model_copy(deep=True)
+    async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+        return listed
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
         call_id, send = progress_sender(ctx)
         result = await run_call(
             kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
         )
-        return types.CallToolResult.model_validate(call_result(result, wrap.get(result.name)))
+        answer = call_result(result, wrap.get(result.name))
+        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
+        return answer
 
-    return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options)
+    # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).
+    handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
+    return Server(name, **handlers, **server_options)
 
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
