@@ -99,3 +99,25 @@ async def test_a_sync_generator_streams_its_progress_while_it_runs() -> None:
     assert heard == ["tick 1", "tick 2", "tick 3"]
     # The tool waited, after its first yield, until the client had heard it.
     assert mcp_sync_targets.SEEN == ["client heard tick 1 first: True"]
+
+
+async def test_registered_sync_tools_run_at_once_on_mcpserver_and_fastmcp() -> None:
+    import fastmcp
+    from fastmcp import FastMCP
+    from mcp.server import MCPServer
+
+    from standard_tool.mcp import register
+
+    sdk = MCPServer("existing")
+    register(sdk, mcp_sync_targets.toolkit)
+    fast = FastMCP("existing")
+    register(fast, mcp_sync_targets.toolkit)
+    with anyio.fail_after(60):
+        async with Client(sdk) as client:
+            took, results = await _four_sleepy_calls(client.session)
+        assert [r.structured_content for r in results] == [{"result": "slept"}] * 4
+        assert took < 1.5
+        async with fastmcp.Client(fast) as fast_client:
+            took, results = await _four_sleepy_calls(fast_client.session)
+        assert [r.structured_content for r in results] == [{"result": "slept"}] * 4
+        assert took < 1.5
