@@ -46,6 +46,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "standard_tool.cli",
             "standard_tool._cli",
             "standard_tool._cli_init",
+            "standard_tool._cli_config",
             "standard_tool.__main__",
             "standard_tool.builtins",
         ),

@@ -171,3 +171,53 @@ def test_request_ids_are_read_defensively() -> None:
     assert request_id_text(None) is None
     assert request_id_text(True) is None
     assert request_id_text("x" * 1000) is None  # a huge id gets a generated one
+
+
+async def test_many_quick_events_arrive_in_order_before_the_result() -> None:
+    def burst(ctx: Any) -> int:
+        for i in range(1, 201):
+            ctx.report_progress(i, 200)
+        return 200
+
+    async def aburst(value: object) -> int:
+        context = current_context()
+        assert context is not None
+        for i in range(1, 201):
+            context.report_progress(i, 200)
+        return 200
+
+    sync_tool = standard_tool(
+        name="burst", description="Report fast.", execute=lambda v: burst(current_context())
+    )
+    async_tool = standard_tool(name="aburst", description="Report fast.", execute=aburst)
+    with anyio.fail_after(60):
+        async with Client(server([sync_tool, async_tool])) as client:
+            for name in ("burst", "aburst"):
+                seen, on_progress = _recorder()
+                result = await client.session.call_tool(name, {}, progress_callback=on_progress)
+                assert result.structured_content == {"result": 200}
+                assert [p for p, _, _ in seen] == list(range(1, 201))
+
+
+async def test_the_cached_tools_list_cannot_be_changed_by_what_receives_it() -> None:
+    srv = server(mcp_targets.toolkit)
+
+    async def vandal(ctx: Any, call_next: Any) -> Any:
+        answer = await call_next(ctx)
+        if ctx.method == "tools/list":
+            for listed in answer["tools"]:
+                listed["inputSchema"]["properties"].clear()
+            answer["tools"].clear()
+        return answer
+
+    srv.middleware.append(vandal)
+    with anyio.fail_after(60):
+        async with Client(srv) as client:
+            await client.session.list_tools()
+    with anyio.fail_after(60):
+        async with Client(server(mcp_targets.toolkit)) as fresh:
+            expected = (await fresh.session.list_tools()).tools
+    srv.middleware.remove(vandal)
+    with anyio.fail_after(60):
+        async with Client(srv) as client:
+            assert (await client.session.list_tools()).tools == expected

@@ -460,3 +460,28 @@ def test_a_result_of_the_fast_path_is_an_ordinary_tool_result() -> None:
     assert repr(got).startswith("ToolResult(name='echo', call_id='c1', success=True")
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.value = 1  # type: ignore[misc]
+
+
+async def test_cancelling_aexecute_cancels_a_sync_calls_context() -> None:
+    from standard_tool import ToolContext, tool
+
+    started = threading.Event()
+    saw: list[bool] = []
+
+    @tool(timeout=30)
+    def hold(ctx: ToolContext) -> str:
+        """Wait until the call is cancelled."""
+        started.set()
+        saw.append(ctx.wait(30))
+        return "done"
+
+    task = asyncio.ensure_future(Toolkit([hold]).aexecute("hold", {}))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(3000):
+        if saw:
+            break
+        await asyncio.sleep(0.01)
+    assert saw == [True]

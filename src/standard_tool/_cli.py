@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, cast
 
+from standard_tool._cli_config import add_config_parser, print_config
 from standard_tool._core import (
     input_json_schema,
     is_standard_tool,
@@ -814,6 +815,11 @@ def _exit_interrupted() -> None:
         os._exit(EXIT_INTERRUPTED)
 
 
+def cmd_config(args: argparse.Namespace, out: Out) -> int:
+    load_tools(args.target)  # TARGET must name tools before a client is told to serve it
+    return print_config(args)
+
+
 def cmd_init(args: argparse.Namespace, out: Out) -> int:
     from standard_tool._cli_init import scaffold
 
@@ -887,6 +893,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
     p.add_argument("--stateless", action="store_true", help="HTTP: no session between requests")
     p.add_argument("--name", default="standard-tool", help="the server name announced to clients")
+    add_config_parser(sub, target_help)
     p = sub.add_parser("init", help="scaffold a small MCP server project")
     p.add_argument("name", help="the project name (a Python identifier after - becomes _)")
     p.add_argument("--directory", default=".", help="where to create the project folder")
@@ -971,6 +978,7 @@ def _run(args_list: list[str]) -> int:
         "diff": cmd_diff,
         "export": cmd_export,
         "serve": cmd_serve,
+        "config": cmd_config,
         "init": cmd_init,
     }[args.command]
     return handler(args, out)

@@ -610,9 +610,10 @@ class Toolkit:
         event loop while it runs) when the call has no deadline; with one it runs in
         a worker thread so the deadline can be honoured. On timeout an async tool
         is cancelled (the result comes back on time even if it ignores that), and a
-        sync tool's ``ToolContext.cancelled`` becomes ``True``: a thread cannot be
-        stopped, so a sync tool that overruns should poll it (or sleep with
-        ``ToolContext.wait``); its late result is discarded.
+        sync tool's ``ToolContext.cancelled`` becomes ``True`` (also when the task
+        awaiting ``aexecute`` is cancelled): a thread cannot be stopped, so a sync
+        tool that overruns should poll it (or sleep with ``ToolContext.wait``); its
+        late result is discarded.
 
         Args:
             name: the tool to run.
@@ -674,6 +675,9 @@ class Toolkit:
             return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
             return self._failed(name, call_id, start, error_text(exc), exc, context)
+        except BaseException:
+            context.cancel()  # the caller gave up (a cancelled task): a sync tool sees it
+            raise
         finally:
             leave(token)
         return ToolResult(

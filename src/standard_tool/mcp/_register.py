@@ -42,8 +42,11 @@ def register(
     and the annotations.
 
     On an ``MCPServer`` the tools are answered by a server middleware placed
-    outermost, so a tool registered here hides a server tool of the same name; on
-    ``fastmcp`` each tool is a ``fastmcp.tools.Tool`` added with ``add_tool``.
+    innermost (last in ``server.middleware``), so every middleware the server
+    has when ``register`` is called (the SDK's tracing and request state, and
+    your own) sees their calls; add your own middleware before calling
+    ``register``. A tool registered here hides a server tool of the same name.
+    On ``fastmcp`` each tool is a ``fastmcp.tools.Tool`` added with ``add_tool``.
 
     Args:
         server: an ``MCPServer`` or a ``fastmcp.FastMCP``.
@@ -68,7 +71,7 @@ def register(
     if not isinstance(server, MCPServer):
         kind = type(server).__qualname__[:80]
         raise TypeError(f"register() takes an MCPServer or a fastmcp.FastMCP, not {kind}")
-    server.middleware.insert(0, _ToolsMiddleware(kit, entries, meta, timeout))
+    server.middleware.append(_ToolsMiddleware(kit, entries, meta, timeout))
 
 
 def _wrap(kit: Toolkit, name: str) -> bool | None:

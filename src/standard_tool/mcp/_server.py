@@ -7,14 +7,25 @@ Layer: top (imports the core, the toolkit and the providers; ``mcp``, ``anyio`` 
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import json
 import math
+import re
+import threading
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
 
-from standard_tool._context import ProgressEvent, use_caller
+from standard_tool._context import (
+    CURRENT,
+    ProgressCallback,
+    ProgressEvent,
+    cancel_pending,
+    use_caller,
+)
+from standard_tool._core import input_json_schema, output_json_schema
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._caller import session_caller, set_level
@@ -22,6 +33,8 @@ from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrappe
 from standard_tool.providers._runner import Tools, toolkit
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from mcp.server.lowlevel import Server
     from starlette.applications import Starlette
 
@@ -37,18 +50,25 @@ def _mapping(value: object) -> dict[str, Any] | None:
 
 
 def tools_list_entries(
-    tools: Tools, *, annotations: Mapping[str, Mapping[str, Any]] | None = None
+    tools: Tools,
+    *,
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
+    keep_schemas: bool = False,
 ) -> list[dict[str, Any]]:
     """Describe every tool as the ``tools/list`` entry this package's servers send.
 
-    The entry is ``to_mcp(tool)`` plus, when the tool carries them (a tool
-    imported from another MCP server does), its ``annotations`` and its ``_meta``
-    (the ``mcp_meta`` attribute), so a gateway passes them on unchanged.
+    The entry is ``to_mcp(tool)``: with, when the tool carries them (a tool
+    imported from another MCP server does), its ``annotations`` and its
+    ``_meta``, so a gateway passes them on unchanged.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
         annotations: MCP tool annotations by tool name (``readOnlyHint``,
             ``destructiveHint``...); they replace a tool's own.
+        keep_schemas: declare each schema as written: its ``$schema`` kept and
+            its ``$defs`` / ``$ref`` not inlined (by default ``$schema`` is
+            dropped and local references are inlined, for clients that do not
+            follow ``$ref``).
 
     Raises:
         ProviderSchemaError: a tool cannot be described for MCP.
@@ -57,10 +77,17 @@ def tools_list_entries(
     for tool in toolkit(tools):
         given = (annotations or {}).get(tool.name)
         own = _mapping(getattr(tool, "annotations", None) if given is None else given)
-        entry = to_mcp(tool, annotations=own)
-        meta = _mapping(getattr(tool, "mcp_meta", None))
-        if meta is not None:
-            entry["_meta"] = meta
+        if not keep_schemas:
+            entries.append(to_mcp(tool, annotations=own))
+            continue
+        entry = to_mcp(tool, annotations=own, inline_refs=False)
+        for key, schema in (
+            ("inputSchema", input_json_schema(tool)),
+            ("outputSchema", output_json_schema(tool)),
+        ):
+            written = None if schema is None else schema.get("$schema")
+            if key in entry and isinstance(written, str):
+                entry[key] = {"$schema": written, **entry[key]}
         entries.append(entry)
     return entries
 
@@ -123,6 +150,80 @@ async def _notify(send: SendProgress, event: ProgressEvent, count: int) -> None:
         await send(count if progress is None else progress, _number(event.total), _message(event))
 
 
+class _SyncCall:
+    """One sync tool call running in a worker thread, which the server can cancel.
+
+    The call runs in a context of its own, so the server can find the call's
+    ``ToolContext`` there (the toolkit makes it current inside) and cancel it
+    when the client cancels the request or goes away.
+    """
+
+    __slots__ = ("cancelled", "context", "lock")
+
+    def __init__(self) -> None:
+        self.context = contextvars.copy_context()
+        self.lock = threading.Lock()
+        self.cancelled = False
+
+    def run(self, call: Callable[[], ToolResult]) -> ToolResult | None:
+        with self.lock:
+            if self.cancelled:  # abandoned before it started: never run it
+                return None
+        _RUNNING.add(self)
+        try:
+            return self.context.run(call)
+        finally:
+            _RUNNING.discard(self)
+
+    def cancel(self) -> None:
+        with self.lock:
+            self.cancelled = True
+        running = self.context.get(CURRENT)
+        if running is not None:
+            cancel_pending(running)
+
+
+#: Sync calls running in worker threads (read when ``serve`` shuts down).
+_RUNNING: set[_SyncCall] = set()
+
+
+async def _run_in_thread(
+    kit: Toolkit,
+    name: str,
+    arguments: dict[str, Any],
+    meta: Any,
+    timeout: float | None,
+    call_id: str | None,
+    listener: ProgressCallback | None,
+) -> ToolResult:
+    """Run a sync tool in one of anyio's worker threads, off the event loop.
+
+    The threads are anyio's default limiter's (40 at once unless the
+    application changes ``current_default_thread_limiter().total_tokens``), as
+    the MCP SDK's own servers run sync tools. A cancelled request returns at
+    once; the tool's ``ToolContext`` is cancelled and its late result dropped.
+    """
+    import anyio
+    import anyio.to_thread
+
+    call = _SyncCall()
+
+    def run() -> ToolResult | None:
+        return call.run(
+            lambda: kit.execute(
+                name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
+            )
+        )
+
+    try:
+        result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        call.cancel()
+        raise
+    assert result is not None  # only a cancelled call never runs
+    return result
+
+
 async def run_call(
     kit: Toolkit,
     name: str,
@@ -135,28 +236,94 @@ async def run_call(
 ) -> ToolResult:
     """Run one ``tools/call``: the one place every MCP server of this package runs a tool.
 
-    The call's ``ToolContext`` gets ``call_id`` (the request id; a generated one
-    when ``None``). With ``send_progress`` (the request's progress sender) every
+    An async tool runs in the request's task; a sync tool in a worker thread
+    (``_run_in_thread``), so it never blocks the server. The call's
+    ``ToolContext`` gets ``call_id`` (the request id; a generated one when
+    ``None``). With ``send_progress`` (the request's progress sender) every
     ``ProgressEvent`` the tool reports is sent while the tool runs (a yield
     without a number counts 1, 2, 3...), and is still given to the toolkit's own
-    ``on_progress``.
+    ``on_progress``. Cancelling the request cancels the call: an async tool is
+    cancelled, a sync tool's ``ToolContext.cancelled`` becomes true.
     """
+    threaded = name in kit and not kit.is_async(name)
+
+    async def start(listener: ProgressCallback | None) -> ToolResult:
+        if threaded:
+            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, listener)
+        return await kit.aexecute(
+            name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
+        )
+
     if send_progress is None:
-        return await kit.aexecute(name, arguments, meta, timeout=timeout, call_id=call_id)
-    count = 0
-    result: ToolResult | None = None
-    stream = kit.astream(name, arguments, meta, timeout=timeout, call_id=call_id)
-    async for event in stream:
-        if isinstance(event, ToolResult):
-            result = event
-            continue
-        count += 1
-        if kit.on_progress is not None:
-            with contextlib.suppress(Exception):
-                kit.on_progress(event)
-        await _notify(send_progress, event, count)
-    assert result is not None  # astream always ends with the result
+        return await start(None)
+    relay = _Relay(kit, send_progress)
+    try:
+        result = await start(relay)
+        await relay.drain()
+    except BaseException:
+        relay.cancel()
+        raise
     return result
+
+
+class _Relay:
+    """Sends a call's progress events to the client, in order, while the call runs.
+
+    Nothing starts until the tool reports an event, so a call that reports none
+    costs one listener. Each event becomes a task that sends it once the
+    previous one is sent; an event reported from a worker thread (a sync tool)
+    is handed to the event loop first, without waiting.
+    """
+
+    __slots__ = ("closed", "count", "kit", "last", "loop", "send", "tasks", "thread")
+
+    def __init__(self, kit: Toolkit, send: SendProgress) -> None:
+        import asyncio
+
+        self.kit = kit
+        self.send = send
+        self.loop = asyncio.get_running_loop()
+        self.thread = threading.get_ident()
+        self.count = 0
+        self.closed = False
+        self.last: asyncio.Task[None] | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def __call__(self, event: ProgressEvent) -> None:
+        listener = self.kit.on_progress
+        if listener is not None:
+            with contextlib.suppress(Exception):
+                listener(event)
+        if threading.get_ident() == self.thread:
+            self._schedule(event)
+        else:
+            self.loop.call_soon_threadsafe(self._schedule, event)
+
+    def _schedule(self, event: ProgressEvent) -> None:
+        if self.closed:  # reported after the call was cancelled: nobody listens
+            return
+        self.count += 1
+        self.last = self.loop.create_task(self._send(self.last, event, self.count))
+        self.tasks.append(self.last)
+
+    async def _send(self, previous: Awaitable[None] | None, event: ProgressEvent, n: int) -> None:
+        if previous is not None:
+            await previous
+        await _notify(self.send, event, n)
+
+    async def drain(self) -> None:
+        """Wait until every event reported so far is sent (before the result is)."""
+        if self.last is not None:
+            await self.last
+
+    def cancel(self) -> None:
+        self.closed = True
+        for task in self.tasks:
+            task.cancel()
+
+
+#: What ``server()`` answers itself: these ``Server`` options cannot be given.
+_OWN_HANDLERS = ("on_list_tools", "on_call_tool")
 
 
 def server(
@@ -166,16 +333,24 @@ def server(
     annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
 
     Every tool is declared once, here (so a tool MCP cannot describe fails now,
     not at the first request), as ``tools_list_entries`` describes it. A call runs
-    through ``Toolkit.aexecute``: the input is validated by the tool, the answer is
-    the output's text and ``structuredContent`` (matching the declared
+    through the toolkit: the input is validated by the tool, the answer is the
+    output's text and ``structuredContent`` (matching the declared
     ``outputSchema``), or ``isError: true`` with ``"Error: <reason>"`` for an
-    unknown tool, invalid arguments, an exception or a timeout.
+    unknown tool, invalid arguments, an exception or a timeout. A sync tool runs
+    in a worker thread, never on the event loop (see ``run_call``).
+
+    Everything else is the SDK's: ``server_options`` go to ``Server(...)``
+    unchanged, so resources, prompts and completions are served by the SDK's own
+    handlers (``on_list_resources``, ``on_read_resource``, ``on_list_prompts``,
+    ``on_get_prompt``, ``on_completion``...), beside ``version``,
+    ``instructions``, ``lifespan`` and the rest.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -183,42 +358,89 @@ def server(
         annotations: MCP tool annotations by tool name (see ``tools_list_entries``).
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
-        **server_options: other ``Server`` options (``version``, ``instructions``...).
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
         ProviderSchemaError: a tool cannot be described for MCP.
         DuplicateToolNameError: two tools share a name.
+        TypeError: ``on_list_tools`` or ``on_call_tool`` is given (this server
+            answers those).
     """
     from mcp import types
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPDeprecationWarning
 
+    taken = [option for option in _OWN_HANDLERS if option in server_options]
+    if taken:
+        raise TypeError(
+            f"server() answers tools/list and tools/call itself; do not pass {', '.join(taken)}"
+        )
     kit = toolkit(tools)
-    listed = types.ListToolsResult.model_validate(
-        {"tools": tools_list_entries(kit, annotations=annotations)}
+    entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
+    # Checked once here; answered as the wire dicts: the SDK validates and copies
+    # every result it sends, so the cached answer is never handed out to be changed.
+    listed: dict[str, Any] = types.ListToolsResult.model_validate({"tools": entries}).model_dump(
+        mode="json", by_alias=True, exclude_none=True
     )
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return listed.model_copy(deep=True)
+    async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+        return listed
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
         call_id, send = progress_sender(ctx)
         with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
             result = await run_call(
                 kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
             )
-        return types.CallToolResult.model_validate(call_result(result, wrap.get(result.name)))
+        answer = call_result(result, wrap.get(result.name))
+        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
+        return answer
 
+    # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).
+    handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
     server_options.setdefault("on_set_logging_level", set_level)
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(
-            name, on_list_tools=on_list_tools, on_call_tool=on_call_tool, **server_options
-        )
+        return Server(name, **handlers, **server_options)
+
+
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+_ANY_HOST = ("0.0.0.0", "::", "")  # "every interface": never a Host header
+
+
+def _host_entry(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def transport_security(
+    host: str,
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
+) -> Any:
+    """Build the SDK's ``TransportSecuritySettings`` for a server on ``host``: always on.
+
+    The ``Host`` header must name a local address or ``host`` (any port), or one
+    of ``allowed_hosts``; an ``Origin``, when sent, must be ``http(s)://`` one of
+    those. ``["*"]`` as ``allowed_hosts`` turns the check off.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    if allowed_hosts is not None and list(allowed_hosts) == ["*"]:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    names = [_host_entry(h) for h in _LOCAL_HOSTS]
+    if host not in _ANY_HOST and host not in _LOCAL_HOSTS:
+        names.append(_host_entry(host))
+    hosts = [f"{n}:*" for n in names] + names + list(allowed_hosts or ())
+    origins = [f"{scheme}://{n}" for n in names for scheme in ("http", "https")]
+    origins += [f"{o}:*" for o in origins] + list(allowed_origins or ())
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
 
 
 def http_app(
@@ -228,34 +450,70 @@ def http_app(
     stateless: bool = False,
     json_response: bool = False,
     host: str = "127.0.0.1",
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
     name: str = "standard-tool",
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
+    http_options: Mapping[str, Any] | None = None,
+    **server_options: Any,
 ) -> Starlette:
     """Build an ASGI app serving ``tools`` over MCP Streamable HTTP at ``path``.
 
     Run it with any ASGI server. With ``stateless=True`` no session lives
     between requests, so several worker processes can share the load:
-    ``uvicorn --factory --workers 4 myserver:make_app``.
+    ``uvicorn --factory --workers 4 myserver:make_app``. A stateless server
+    cannot send the client requests of its own (elicitation, sampling, roots):
+    there is no session to answer them on.
+
+    Host/Origin checks (DNS rebinding protection) are always on: a request
+    whose ``Host`` header is not a local address, ``host`` or one of
+    ``allowed_hosts`` is refused, and so is an ``Origin`` that is not one of
+    those (or one of ``allowed_origins``). List the names clients use when the
+    server is reached by another name (``allowed_hosts=["api.example.com"]``,
+    any port with ``"api.example.com:*"``); ``["*"]`` turns the check off.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
         path: the endpoint's path.
         stateless: serve each request on its own, without ``Mcp-Session-Id``.
         json_response: answer with plain JSON instead of an event stream.
-        host: the host the app is served on; for ``127.0.0.1``, ``localhost``
-            and ``::1`` the SDK refuses other ``Host`` and ``Origin`` headers
-            (DNS rebinding protection).
+        host: the host the app is served on.
+        allowed_hosts: more ``Host`` header values to accept.
+        allowed_origins: more ``Origin`` header values to accept.
         name: the server name announced to clients.
+        annotations: MCP tool annotations by tool name.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        http_options: other options of the SDK's ``Server.streamable_http_app``
+            (``event_store``, ``auth``, ``token_verifier``,
+            ``max_request_body_size``, ``custom_starlette_routes``...).
+        **server_options: ``mcp.server.lowlevel.Server`` options: resources,
+            prompts, completions, ``instructions``, ``version``, ``lifespan``...
+            (see ``server``).
     """
-    app_server = server(tools, name=name, meta=meta, timeout=timeout)
+    app_server = server(
+        tools,
+        name=name,
+        annotations=annotations,
+        meta=meta,
+        timeout=timeout,
+        keep_schemas=keep_schemas,
+        **server_options,
+    )
+    options: dict[str, Any] = {
+        "transport_security": transport_security(host, allowed_hosts, allowed_origins),
+        **(http_options or {}),
+    }
     return app_server.streamable_http_app(
         streamable_http_path=path,
         stateless_http=stateless,
         json_response=json_response,
         host=host,
+        **options,
     )
 
 
@@ -267,16 +525,28 @@ def serve(
     port: int = 8000,
     path: str = "/mcp",
     stateless: bool = False,
+    json_response: bool = False,
+    allowed_hosts: Sequence[str] | None = None,
+    allowed_origins: Sequence[str] | None = None,
     name: str = "standard-tool",
+    annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
+    http_options: Mapping[str, Any] | None = None,
+    **server_options: Any,
 ) -> None:
     """Serve ``tools`` over MCP until the client disconnects or the process is stopped.
 
     ``transport="stdio"`` reads requests from standard input and answers on
     standard output, as MCP clients (Claude Desktop, IDEs) start a local server;
     nothing else may print to standard output meanwhile. ``transport="http"``
-    serves Streamable HTTP with uvicorn on ``host:port`` at ``path``.
+    serves Streamable HTTP with uvicorn on ``host:port`` at ``path`` (see
+    ``http_app``).
+
+    When the client goes away the calls still running are cancelled; a sync
+    call that ignores its cancelled ``ToolContext`` for 2 s ends the process,
+    since Python would otherwise wait for its thread.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -285,30 +555,233 @@ def serve(
         port: HTTP only: the port.
         path: HTTP only: the endpoint's path.
         stateless: HTTP only: no session between requests (see ``http_app``).
+        json_response: HTTP only: answer with plain JSON.
+        allowed_hosts: HTTP only: more ``Host`` values to accept (see ``http_app``).
+        allowed_origins: HTTP only: more ``Origin`` values to accept.
         name: the server name announced to clients.
+        annotations: MCP tool annotations by tool name.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        http_options: HTTP only: other ``streamable_http_app`` options.
+        **server_options: ``mcp.server.lowlevel.Server`` options: resources,
+            prompts, completions... (see ``server``).
 
     Raises:
         ValueError: ``transport`` is neither ``"stdio"`` nor ``"http"``.
     """
+    common: dict[str, Any] = {
+        "name": name,
+        "annotations": annotations,
+        "meta": meta,
+        "timeout": timeout,
+        "keep_schemas": keep_schemas,
+        **server_options,
+    }
     if transport == "http":
         import uvicorn
 
         app = http_app(
-            tools, path=path, stateless=stateless, host=host, name=name, meta=meta, timeout=timeout
+            tools,
+            path=path,
+            stateless=stateless,
+            json_response=json_response,
+            host=host,
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            http_options=http_options,
+            **common,
         )
         uvicorn.run(app, host=host, port=port, log_level="warning")
+        _end_abandoned_calls()
         return
     if transport != "stdio":
         raise ValueError(f"transport must be 'stdio' or 'http', not {str(transport)[:40]!r}")
     import anyio
     from mcp.server.stdio import stdio_server
 
-    stdio = server(tools, name=name, meta=meta, timeout=timeout)
+    stdio = server(tools, **common)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await stdio.run(read_stream, write_stream, stdio.create_initialization_options())
+            answering = _AnswerRefused(read_stream, write_stream)
+            await stdio.run(answering, write_stream, stdio.create_initialization_options())
 
     anyio.run(run)
+    _end_abandoned_calls()
+
+
+#: Seconds ``serve`` waits, once its client has gone, for cancelled sync calls to end.
+SHUTDOWN_GRACE = 2.0
+
+
+def _end_abandoned_calls() -> None:
+    """Stop the process when a cancelled sync call is still running after the grace.
+
+    A thread cannot be stopped from outside, and Python waits for every worker
+    thread before it exits: without this, a sync tool that ignores its
+    ``ToolContext`` would keep a server whose client has gone running until the
+    tool returns.
+    """
+    import os
+    import sys
+    import time
+
+    deadline = time.monotonic() + SHUTDOWN_GRACE
+    while _RUNNING and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if _RUNNING:
+        with contextlib.suppress(Exception):
+            sys.stderr.write(
+                f"standard-tool: {len(_RUNNING)} cancelled call(s) still running; exiting\n"
+            )
+            sys.stderr.flush()
+            sys.stdout.flush()
+        os._exit(0)
+
+
+# --------------------------------------------------------------------------------------
+# Requests the SDK's stdio parser refuses
+# --------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_VALUE = re.compile(r'\s*:\s*("(?:[^"\\]|\\.)*"|-?\d{1,40}(?![\d.eE]))')
+_PARSE_ERROR = -32700
+_INVALID_REQUEST = -32600
+
+
+def refused_request_id(text: str) -> str | int | None:
+    """Find the top-level ``id`` of a request in text the SDK could not parse.
+
+    Scans the text's structure without parsing it (it may nest past any
+    parser's limit, or hold a lone surrogate escape), and answers only for a
+    request: a top-level ``method`` beside the ``id`` (an id of a malformed
+    response is the client's own and must not be answered).
+    """
+    depth = 0
+    found: dict[str, object] = {}
+    for token in _TOKEN.finditer(text):
+        lexeme = token.group()
+        if lexeme in ("{", "["):
+            depth += 1
+        elif lexeme in ("}", "]"):
+            depth -= 1
+        elif depth == 1 and lexeme in ('"id"', '"method"') and lexeme[1:-1] not in found:
+            value = _VALUE.match(text, token.end())
+            if value is not None:
+                with contextlib.suppress(ValueError):
+                    found[lexeme[1:-1]] = json.loads(value.group(1))
+    request_id = found.get("id")
+    if "method" not in found or isinstance(request_id, bool):
+        return None
+    if isinstance(request_id, int) or (
+        isinstance(request_id, str) and _encodable(request_id) and len(request_id) <= _MAX_CALL_ID
+    ):
+        return request_id
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refused_answer(error: Exception) -> Any:
+    """Build the JSON-RPC error answering a request the transport could not read, if any."""
+    from mcp import types
+    from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    for problem in error.errors():
+        given: object = problem.get("input")
+        if problem["type"] == "json_invalid" and isinstance(given, str):
+            request_id = refused_request_id(given)
+            code, message = (
+                _PARSE_ERROR,
+                (
+                    "Parse error: the server cannot read this message as JSON (invalid JSON, "
+                    "a lone surrogate escape, or nesting deeper than the parser allows)"
+                ),
+            )
+            break
+        if isinstance(given, Mapping):
+            raw = cast("Mapping[str, object]", given)
+            if "method" not in raw:
+                return None
+            found = raw.get("id")
+            request_id = found if isinstance(found, (str, int)) else None
+            if isinstance(found, bool) or (isinstance(found, str) and not _encodable(found)):
+                request_id = None
+            code, message = _INVALID_REQUEST, "Invalid Request: not a JSON-RPC request MCP accepts"
+            break
+    else:
+        return None
+    if request_id is None:
+        return None
+    answer = types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+    )
+    return SessionMessage(answer)
+
+
+class _AnswerRefused:
+    """The stdio read stream, answering each request the SDK's parser refuses.
+
+    The SDK's stdio transport hands such a line to the server as an exception,
+    which the server logs and drops: the client would wait for ever. This sends
+    the JSON-RPC error for it (when the request's id can be found) and passes
+    the exception on.
+    """
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        item = await self._inner.receive()
+        if isinstance(item, Exception):
+            answer = _refused_answer(item)
+            if answer is not None:
+                with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    await self._write.send(answer)
+        return item
+
+    def __aiter__(self) -> _AnswerRefused:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> _AnswerRefused:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None

@@ -219,8 +219,11 @@ def to_mcp(
             ``False`` to keep every ``$ref``.
 
     Returns:
-        ``{"name", "title", "description", "inputSchema", "outputSchema"}``
-        (``title`` and ``outputSchema`` only when the tool has them). Schemas are
+        ``{"name", "title", "description", "inputSchema", "outputSchema",
+        "annotations", "_meta"}`` (``title``, ``outputSchema``, ``annotations``
+        and ``_meta`` only when the tool has them; ``_meta`` is an imported
+        tool's own ``_meta`` (``mcp_meta``), else a function tool's
+        ``metadata``). Schemas are
         draft 2020-12. An output schema whose root is not an object is wrapped as
         ``{"result": ...}`` (see ``mcp_output_wrapped``).
 
@@ -258,7 +261,19 @@ def _mcp(
         annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}
     if annotations is not None:
         out["annotations"] = dict(annotations)
+    meta = _meta(tool)
+    if meta is not None:
+        out["_meta"] = meta
     return out
+
+
+def _meta(tool: AnyTool) -> dict[str, Any] | None:
+    """Return the tool's MCP ``_meta``: an imported tool's own, else its ``metadata``."""
+    for attribute in ("mcp_meta", "metadata"):
+        found = getattr(tool, attribute, None)
+        if isinstance(found, Mapping) and found:
+            return {str(k): v for k, v in cast("Mapping[object, Any]", found).items()}
+    return None
 
 
 class MCPTextContent(TypedDict):

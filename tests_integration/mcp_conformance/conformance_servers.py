@@ -1,0 +1,411 @@
+"""The servers the official MCP conformance suite is run against.
+
+``ours(stateless)``: the one-call server, ``http_app``, serving Standard Tools with the
+suite's resources, prompts, completions and logging handed to the SDK as options.
+``reference(stateless)``: the SDK's own high-level ``MCPServer`` implementing every
+scenario, the yardstick. Both are app factories for uvicorn:
+``uvicorn --factory conformance_servers:ours``.
+
+Tools the suite calls that need what a Standard Tool cannot yet return or ask (image,
+audio and embedded-resource content, log messages, sampling, elicitation, closing the
+SSE stream mid-call) are not served by ``ours``: see ``PENDING``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import time
+from typing import Any
+
+from mcp import types
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.utilities.types import Audio, Image
+
+from standard_tool import ToolContext, standard_tool, tool
+from standard_tool.mcp import http_app
+from standard_tool.schemas import as_standard_schema
+
+#: A 1x1 red PNG and a tiny WAV file.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+WAV = base64.b64decode("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=")
+PNG_B64 = base64.b64encode(PNG).decode()
+
+#: Scenarios ``ours`` cannot serve until tools can return rich content and reach the session.
+PENDING = {
+    "tools-call-image": "image content",
+    "tools-call-audio": "audio content",
+    "tools-call-embedded-resource": "embedded resource content",
+    "tools-call-mixed-content": "text, image and embedded resource content in one result",
+    "tools-call-with-logging": "ToolContext log messages sent to the session",
+    "tools-call-sampling": "ToolContext sampling (sampling/createMessage)",
+    "tools-call-elicitation": "ToolContext elicitation (elicitation/create)",
+    "elicitation-sep1034-defaults": "ToolContext elicitation with defaults",
+    "elicitation-sep1330-enums": "ToolContext elicitation with enum schemas",
+    "server-sse-polling": "closing the request's SSE stream mid-call (test_reconnection)",
+}
+
+SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "additionalProperties": False,
+}
+
+# -- Standard Tools ---------------------------------------------------------------------
+
+
+@tool
+def test_simple_text() -> str:
+    """Return a simple text."""
+    return "This is a simple text response for testing."
+
+
+@tool
+def test_error_handling() -> str:
+    """Always fail."""
+    raise RuntimeError("This tool intentionally returns an error for testing")
+
+
+@tool
+def test_tool_with_progress(ctx: ToolContext) -> str:
+    """Report progress 0, 50 and 100 of 100."""
+    for step in (0, 50, 100):
+        ctx.report_progress(step, 100)
+        if step < 100:
+            time.sleep(0.05)
+    return "Progress reported"
+
+
+def _json_schema_tool(value: Any) -> str:
+    return f"received {json.dumps(value, sort_keys=True)}"
+
+
+json_schema_2020_12_tool = standard_tool(
+    name="json_schema_2020_12_tool",
+    description="Tool with JSON Schema 2020-12 features",
+    input_schema=as_standard_schema(SCHEMA_2020_12),
+    execute=_json_schema_tool,
+)
+
+TOOLS = [test_simple_text, test_error_handling, test_tool_with_progress, json_schema_2020_12_tool]
+
+# -- Resources, prompts, completions and logging, as SDK handlers ---------------------------
+
+RESOURCES = [
+    types.Resource(
+        uri="test://static-text", name="static-text", description="A text.", mime_type="text/plain"
+    ),
+    types.Resource(
+        uri="test://static-binary",
+        name="static-binary",
+        description="A PNG.",
+        mime_type="image/png",
+    ),
+    types.Resource(
+        uri="test://watched-resource",
+        name="watched",
+        description="Watched.",
+        mime_type="text/plain",
+    ),
+]
+PROMPTS = [
+    types.Prompt(name="test_simple_prompt", description="A simple prompt."),
+    types.Prompt(
+        name="test_prompt_with_arguments",
+        description="A prompt with arguments.",
+        arguments=[
+            types.PromptArgument(name="arg1", description="First", required=True),
+            types.PromptArgument(name="arg2", description="Second", required=True),
+        ],
+    ),
+    types.Prompt(
+        name="test_prompt_with_embedded_resource",
+        description="A prompt with a resource.",
+        arguments=[types.PromptArgument(name="resourceUri", description="URI", required=True)],
+    ),
+    types.Prompt(name="test_prompt_with_image", description="A prompt with an image."),
+]
+
+
+async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+    return types.ListResourcesResult(resources=RESOURCES)
+
+
+async def list_resource_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+    template = types.ResourceTemplate(
+        uri_template="test://template/{id}/data",
+        name="template",
+        description="Data by id.",
+        mime_type="application/json",
+    )
+    return types.ListResourceTemplatesResult(resource_templates=[template])
+
+
+async def read_resource(
+    ctx: Any, params: types.ReadResourceRequestParams
+) -> types.ReadResourceResult:
+    uri = str(params.uri)
+    contents: types.TextResourceContents | types.BlobResourceContents
+    if uri == "test://static-binary":
+        contents = types.BlobResourceContents(uri=uri, blob=PNG_B64, mime_type="image/png")
+    elif uri.startswith("test://template/") and uri.endswith("/data"):
+        ident = uri[len("test://template/") : -len("/data")]
+        text = json.dumps({"id": ident, "templateTest": True, "data": f"Data for ID: {ident}"})
+        contents = types.TextResourceContents(uri=uri, text=text, mime_type="application/json")
+    else:
+        text = "This is the content of the static text resource."
+        contents = types.TextResourceContents(uri=uri, text=text, mime_type="text/plain")
+    return types.ReadResourceResult(contents=[contents])
+
+
+async def subscribe(ctx: Any, params: Any) -> types.EmptyResult:
+    return types.EmptyResult()
+
+
+async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+    return types.ListPromptsResult(prompts=PROMPTS)
+
+
+def _text(text: str) -> types.PromptMessage:
+    return types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
+
+
+async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    args = params.arguments or {}
+    if params.name == "test_prompt_with_arguments":
+        text = f"Prompt with arguments: arg1='{args.get('arg1')}', arg2='{args.get('arg2')}'"
+        return types.GetPromptResult(messages=[_text(text)])
+    if params.name == "test_prompt_with_embedded_resource":
+        resource = types.TextResourceContents(
+            uri=args.get("resourceUri", "test://embedded"),
+            text="Embedded resource content for testing.",
+            mime_type="text/plain",
+        )
+        embedded = types.EmbeddedResource(type="resource", resource=resource)
+        return types.GetPromptResult(
+            messages=[
+                types.PromptMessage(role="user", content=embedded),
+                _text("Please process the embedded resource above."),
+            ]
+        )
+    if params.name == "test_prompt_with_image":
+        image = types.ImageContent(type="image", data=PNG_B64, mime_type="image/png")
+        return types.GetPromptResult(
+            messages=[
+                types.PromptMessage(role="user", content=image),
+                _text("Please analyze the image above."),
+            ]
+        )
+    return types.GetPromptResult(messages=[_text("This is a simple prompt for testing.")])
+
+
+async def complete(ctx: Any, params: types.CompleteRequestParams) -> types.CompleteResult:
+    values = [v for v in ("paris", "park", "party") if v.startswith(params.argument.value)]
+    return types.CompleteResult(
+        completion=types.Completion(values=values, total=len(values), has_more=False)
+    )
+
+
+async def set_level(ctx: Any, params: Any) -> types.EmptyResult:
+    return types.EmptyResult()
+
+
+HANDLERS: dict[str, Any] = {
+    "on_list_resources": list_resources,
+    "on_list_resource_templates": list_resource_templates,
+    "on_read_resource": read_resource,
+    "on_subscribe_resource": subscribe,
+    "on_unsubscribe_resource": subscribe,
+    "on_list_prompts": list_prompts,
+    "on_get_prompt": get_prompt,
+    "on_completion": complete,
+    "on_set_logging_level": set_level,
+}
+
+
+def ours() -> Any:
+    """The one-call server (``CONFORMANCE_STATELESS=1``: stateless, JSON responses)."""
+    stateless = os.environ.get("CONFORMANCE_STATELESS") == "1"
+    return http_app(
+        TOOLS,
+        name="standard-tool-conformance",
+        stateless=stateless,
+        json_response=stateless,
+        keep_schemas=True,
+        **HANDLERS,
+    )
+
+
+# -- The SDK's own server, every scenario ---------------------------------------------------
+
+
+def reference() -> Any:
+    """The official SDK's ``MCPServer`` (same environment variable for stateless)."""
+    stateless = os.environ.get("CONFORMANCE_STATELESS") == "1"
+    srv = MCPServer("sdk-conformance")
+
+    @srv.tool(name="test_simple_text", description="Return a simple text.")
+    def simple_text() -> str:
+        return "This is a simple text response for testing."
+
+    @srv.tool(name="test_image_content", description="Return an image.")
+    def image_content() -> Image:
+        return Image(data=PNG, format="png")
+
+    @srv.tool(name="test_audio_content", description="Return audio.")
+    def audio_content() -> Audio:
+        return Audio(data=WAV, format="wav")
+
+    @srv.tool(name="test_embedded_resource", description="Return an embedded resource.")
+    def embedded_resource() -> types.EmbeddedResource:
+        resource = types.TextResourceContents(
+            uri="test://embedded-resource",
+            text="This is an embedded resource content.",
+            mime_type="text/plain",
+        )
+        return types.EmbeddedResource(type="resource", resource=resource)
+
+    @srv.tool(name="test_multiple_content_types", description="Return mixed content.")
+    def mixed() -> list[Any]:
+        resource = types.TextResourceContents(
+            uri="test://mixed-content-resource",
+            text='{"test":"data","value":123}',
+            mime_type="application/json",
+        )
+        return [
+            types.TextContent(type="text", text="Multiple content types test:"),
+            types.ImageContent(type="image", data=PNG_B64, mime_type="image/png"),
+            types.EmbeddedResource(type="resource", resource=resource),
+        ]
+
+    @srv.tool(name="test_tool_with_logging", description="Log three messages.")
+    async def with_logging(ctx: Context) -> str:
+        import anyio
+
+        await ctx.info("Tool execution started")
+        await anyio.sleep(0.05)
+        await ctx.info("Tool processing data")
+        await anyio.sleep(0.05)
+        await ctx.info("Tool execution completed")
+        return "Logging done"
+
+    @srv.tool(name="test_error_handling", description="Always fail.")
+    def error_handling() -> str:
+        raise RuntimeError("This tool intentionally returns an error for testing")
+
+    @srv.tool(name="test_tool_with_progress", description="Report progress.")
+    async def with_progress(ctx: Context) -> str:
+        import anyio
+
+        for step in (0, 50, 100):
+            await ctx.report_progress(step, 100)
+            if step < 100:
+                await anyio.sleep(0.05)
+        return "Progress reported"
+
+    @srv.tool(name="test_sampling", description="Ask the client's model.")
+    async def sampling(prompt: str, ctx: Context) -> str:
+        message = types.SamplingMessage(
+            role="user", content=types.TextContent(type="text", text=prompt)
+        )
+        result = await ctx.session.create_message(messages=[message], max_tokens=100)
+        content = result.content
+        text = content.text if isinstance(content, types.TextContent) else str(content)
+        return f"LLM response: {text}"
+
+    from pydantic import BaseModel, Field
+
+    class User(BaseModel):
+        username: str = Field(description="User's response")
+        email: str = Field(description="User's email address")
+
+    @srv.tool(name="test_elicitation", description="Ask the user.")
+    async def elicitation(message: str, ctx: Context) -> str:
+        result = await ctx.elicit(message=message, schema=User)
+        return f"User response: action={result.action}, content={getattr(result, 'data', None)}"
+
+    class Defaults(BaseModel):
+        name: str = "John Doe"
+        age: int = 30
+        score: float = 95.5
+        status: str = Field(
+            default="active", json_schema_extra={"enum": ["active", "inactive", "pending"]}
+        )
+        verified: bool = True
+
+    @srv.tool(name="test_elicitation_sep1034_defaults", description="Ask with defaults.")
+    async def defaults(ctx: Context) -> str:
+        result = await ctx.elicit(message="Defaults", schema=Defaults)
+        return f"Elicitation completed: action={result.action}"
+
+    @srv.tool(name="test_elicitation_sep1330_enums", description="Ask with enums.")
+    async def enums(ctx: Context) -> str:
+        schema = {
+            "type": "object",
+            "properties": {
+                "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                "titledSingle": {
+                    "type": "string",
+                    "oneOf": [
+                        {"const": "value1", "title": "First Option"},
+                        {"const": "value2", "title": "Second Option"},
+                        {"const": "value3", "title": "Third Option"},
+                    ],
+                },
+                "legacyEnum": {
+                    "type": "string",
+                    "enum": ["opt1", "opt2", "opt3"],
+                    "enumNames": ["Option One", "Option Two", "Option Three"],
+                },
+                "untitledMulti": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                },
+                "titledMulti": {
+                    "type": "array",
+                    "items": {
+                        "anyOf": [
+                            {"const": "value1", "title": "First Choice"},
+                            {"const": "value2", "title": "Second Choice"},
+                            {"const": "value3", "title": "Third Choice"},
+                        ]
+                    },
+                },
+            },
+        }
+        result = await ctx.session.elicit_form(message="Enums", requested_schema=schema)
+        return f"Elicitation completed: action={result.action}"
+
+    @srv.tool(name="test_reconnection", description="Close the stream mid-call.")
+    async def reconnection(ctx: Context) -> str:
+        import anyio
+
+        await ctx.close_sse_stream()
+        await anyio.sleep(0.2)
+        return "Reconnected"
+
+    low = srv._lowlevel_server  # the suite's resources, prompts and logging, same handlers
+    for method, params_type, handler in (
+        ("resources/list", types.PaginatedRequestParams, list_resources),
+        ("resources/templates/list", types.PaginatedRequestParams, list_resource_templates),
+        ("resources/read", types.ReadResourceRequestParams, read_resource),
+        ("resources/subscribe", types.SubscribeRequestParams, subscribe),
+        ("resources/unsubscribe", types.UnsubscribeRequestParams, subscribe),
+        ("prompts/list", types.PaginatedRequestParams, list_prompts),
+        ("prompts/get", types.GetPromptRequestParams, get_prompt),
+        ("completion/complete", types.CompleteRequestParams, complete),
+        ("logging/setLevel", types.SetLevelRequestParams, set_level),
+    ):
+        low.add_request_handler(method, params_type, handler)
+    return srv.streamable_http_app(stateless_http=stateless, json_response=stateless)
