@@ -1,4 +1,4 @@
-"""The conformance suite's tools (tests_integration/conformance_tools.py) answer as expected.
+"""The MCP conformance suite's tools (tests_integration/mcp_conformance) answer as expected.
 
 Driven by the official SDK client, as the suite's own client drives them.
 """
@@ -16,7 +16,7 @@ from mcp import Client, types
 
 from standard_tool.mcp import server
 
-_PATH = Path(__file__).parent.parent / "tests_integration" / "conformance_tools.py"
+_PATH = Path(__file__).parent.parent / "tests_integration/mcp_conformance/conformance_tools.py"
 _SPEC = importlib.util.spec_from_file_location("conformance_tools", _PATH)
 assert _SPEC is not None
 assert _SPEC.loader is not None

@@ -6,9 +6,8 @@ suite's resources, prompts, completions and logging handed to the SDK as options
 scenario, the yardstick. Both are app factories for uvicorn:
 ``uvicorn --factory conformance_servers:ours``.
 
-Tools the suite calls that need what a Standard Tool cannot yet return or ask (image,
-audio and embedded-resource content, log messages, sampling, elicitation, closing the
-SSE stream mid-call) are not served by ``ours``: see ``PENDING``.
+The one scenario ``ours`` cannot serve (closing the SSE stream mid-call) is in
+``PENDING``.
 """
 
 from __future__ import annotations
@@ -16,15 +15,15 @@ from __future__ import annotations
 import base64
 import json
 import os
-import time
 from typing import Any
 
+from conformance_tools import TOOLS as CONFORMANCE_TOOLS  # type: ignore[import-not-found]
 from mcp import types
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.utilities.types import Audio, Image
 
-from standard_tool import ToolContext, standard_tool, tool
+from standard_tool import standard_tool
 from standard_tool.mcp import http_app
 from standard_tool.schemas import as_standard_schema
 
@@ -35,17 +34,8 @@ PNG = base64.b64decode(
 WAV = base64.b64decode("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=")
 PNG_B64 = base64.b64encode(PNG).decode()
 
-#: Scenarios ``ours`` cannot serve until tools can return rich content and reach the session.
+#: Scenarios ``ours`` cannot serve, and why.
 PENDING = {
-    "tools-call-image": "image content",
-    "tools-call-audio": "audio content",
-    "tools-call-embedded-resource": "embedded resource content",
-    "tools-call-mixed-content": "text, image and embedded resource content in one result",
-    "tools-call-with-logging": "ToolContext log messages sent to the session",
-    "tools-call-sampling": "ToolContext sampling (sampling/createMessage)",
-    "tools-call-elicitation": "ToolContext elicitation (elicitation/create)",
-    "elicitation-sep1034-defaults": "ToolContext elicitation with defaults",
-    "elicitation-sep1330-enums": "ToolContext elicitation with enum schemas",
     "server-sse-polling": "closing the request's SSE stream mid-call (test_reconnection)",
 }
 
@@ -65,28 +55,6 @@ SCHEMA_2020_12 = {
 # -- Standard Tools ---------------------------------------------------------------------
 
 
-@tool
-def test_simple_text() -> str:
-    """Return a simple text."""
-    return "This is a simple text response for testing."
-
-
-@tool
-def test_error_handling() -> str:
-    """Always fail."""
-    raise RuntimeError("This tool intentionally returns an error for testing")
-
-
-@tool
-def test_tool_with_progress(ctx: ToolContext) -> str:
-    """Report progress 0, 50 and 100 of 100."""
-    for step in (0, 50, 100):
-        ctx.report_progress(step, 100)
-        if step < 100:
-            time.sleep(0.05)
-    return "Progress reported"
-
-
 def _json_schema_tool(value: Any) -> str:
     return f"received {json.dumps(value, sort_keys=True)}"
 
@@ -98,7 +66,8 @@ json_schema_2020_12_tool = standard_tool(
     execute=_json_schema_tool,
 )
 
-TOOLS = [test_simple_text, test_error_handling, test_tool_with_progress, json_schema_2020_12_tool]
+#: The suite's tools (``conformance_tools.py``) and its JSON Schema 2020-12 tool.
+TOOLS = [*CONFORMANCE_TOOLS, json_schema_2020_12_tool]
 
 # -- Resources, prompts, completions and logging, as SDK handlers ---------------------------
 
