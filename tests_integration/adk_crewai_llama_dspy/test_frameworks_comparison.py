@@ -1,0 +1,30 @@
+"""What the README's comparison table says about these frameworks, checked on the real releases.
+
+Each framework's own tool, built the framework's way from the same function, is
+given ``{"a": "3", "b": 4}``, as tests/test_readme_comparison.py does for the
+frameworks of the core suite. If a release changes the behaviour, this test says
+the README has to change too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+LAX_INPUT = {"a": "3", "b": 4}
+
+
+def test_google_adk_function_tool_passes_the_string_through_unchecked() -> None:
+    from google.adk.tools import FunctionTool
+
+    seen: list[Any] = []
+
+    def add(a: int, b: int) -> str:
+        """Add two integers."""
+        seen.append(a)
+        return "called"
+
+    result = asyncio.run(FunctionTool(add).run_async(args=LAX_INPUT, tool_context=None))  # type: ignore[arg-type]
+
+    assert result == "called"
+    assert seen == ["3"]
