@@ -28,3 +28,13 @@ def test_google_adk_function_tool_passes_the_string_through_unchecked() -> None:
 
     assert result == "called"
     assert seen == ["3"]
+
+
+def test_crewai_tool_coerces_it() -> None:
+    from crewai.tools import tool as crewai_tool
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    assert crewai_tool("add")(add).run(**LAX_INPUT) == 7

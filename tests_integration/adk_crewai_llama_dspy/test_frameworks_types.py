@@ -17,7 +17,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-MODULES = [INTEGRATIONS / f"{name}.py" for name in ("google_adk",)]
+MODULES = [INTEGRATIONS / f"{name}.py" for name in ("google_adk", "crewai")]
 BIN = Path(sys.executable).parent
 
 

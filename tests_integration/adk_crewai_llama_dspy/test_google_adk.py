@@ -35,12 +35,6 @@ from standard_tool.providers import to_gemini
 
 PATH = "/v1beta/models/fake-model:generateContent"
 
-# google-genai uses aiohttp when it is installed (here it comes with litellm), and its
-# session class subclasses aiohttp's, which aiohttp warns about: not ours to fix.
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Inheritance class AiohttpClientSession:DeprecationWarning"
-)
-
 
 @pytest.fixture
 def model() -> Iterator[FakeModel]:
