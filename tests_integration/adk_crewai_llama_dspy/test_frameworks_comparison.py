@@ -38,3 +38,17 @@ def test_crewai_tool_coerces_it() -> None:
         return a + b
 
     assert crewai_tool("add")(add).run(**LAX_INPUT) == 7
+
+
+def test_llama_index_function_tool_passes_the_string_through_unchecked() -> None:
+    from llama_index.core.tools import FunctionTool
+
+    seen: list[Any] = []
+
+    def add(a: int, b: int) -> str:
+        """Add two integers."""
+        seen.append(a)
+        return "called"
+
+    assert FunctionTool.from_defaults(add).call(**LAX_INPUT).raw_output == "called"
+    assert seen == ["3"]
