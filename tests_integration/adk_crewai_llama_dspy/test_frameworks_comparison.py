@@ -52,3 +52,17 @@ def test_llama_index_function_tool_passes_the_string_through_unchecked() -> None
 
     assert FunctionTool.from_defaults(add).call(**LAX_INPUT).raw_output == "called"
     assert seen == ["3"]
+
+
+def test_dspy_tool_refuses_it_per_argument_but_not_a_missing_one() -> None:
+    import dspy
+    import pytest
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with pytest.raises(ValueError, match="Arg a is invalid"):
+        dspy.Tool(add)(**LAX_INPUT)
+    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+        dspy.Tool(add)(a=3)

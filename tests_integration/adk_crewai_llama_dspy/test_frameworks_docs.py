@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = [DOCS / f"{name}.md" for name in ("google-adk", "crewai", "llama-index")]
+PAGES = [DOCS / f"{name}.md" for name in ("google-adk", "crewai", "llama-index", "dspy")]
 FENCE = re.compile(r"^```py\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 

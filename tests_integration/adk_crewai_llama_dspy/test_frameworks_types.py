@@ -17,7 +17,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-MODULES = [INTEGRATIONS / f"{name}.py" for name in ("google_adk", "crewai", "llama_index")]
+MODULES = [INTEGRATIONS / f"{name}.py" for name in ("google_adk", "crewai", "llama_index", "dspy")]
 BIN = Path(sys.executable).parent
 
 

@@ -244,6 +244,9 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
             return cast("StandardToolV0[Any, Any, Any, Any]", original)
     metadata = li_tool.metadata
     name = metadata.get_name()
+    # ``get_parameters_dict`` is annotated as returning a bare ``dict``.
+    untyped: Any = metadata
+    declared: dict[str, Any] = untyped.get_parameters_dict()
     async_tool = adapt_to_async_tool(li_tool)
     context_name = li_tool.ctx_param_name if isinstance(li_tool, FunctionTool) else None
     # A bridged tool of ours takes the Context when there is one; a function tool needs it.
@@ -264,7 +267,7 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=name,
         description=metadata.description,
-        input_schema=from_json_schema(metadata.get_parameters_dict()),
+        input_schema=from_json_schema(declared),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)
