@@ -21,7 +21,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallB
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 from llama_index.core.workflow import Context
-from tests.context_tools import whoami
+from tests.context_tools import index, whoami
 from tests.fakes.tools import PlainTool
 from tests_integration.adk_crewai_llama_dspy.tools import explode, forecast, tag_count
 
@@ -29,6 +29,7 @@ from standard_tool import StandardToolValidationError, Toolkit, standard_tool
 from standard_tool.integrations.llama_index import (
     LlamaIndexToolError,
     StandardLlamaIndexTool,
+    StandardToolProgress,
     from_llama_index,
     to_llama_index,
 )
@@ -133,6 +134,33 @@ def test_the_workflow_context_reaches_the_tool_through_meta() -> None:
     assert isinstance(contexts[0], Context)
     who = json.loads(answers["w1"])
     assert (who["tool"], who["raw"]) == ("whoami", {"sku": "A-1"})
+
+
+def test_progress_reaches_the_workflow_event_stream() -> None:
+    answers: dict[str, str] = {}
+
+    def second(messages: list[ChatMessage], tools: list[Any]) -> None:
+        answers.update(_results(messages))
+
+    llm = _scripted(
+        [(None, [("i1", "index", {"files": ["a", "b"]})], None), (second, [], "done")], []
+    )
+    agent = FunctionAgent(tools=[to_llama_index(index)], llm=llm)
+
+    async def main() -> list[Any]:
+        handler = agent.run(user_msg="Index.")
+        events = [e async for e in handler.stream_events() if isinstance(e, StandardToolProgress)]
+        await handler
+        return events
+
+    events = asyncio.run(main())
+
+    assert answers["i1"] == "2"
+    assert [(e.progress.progress, e.progress.total, e.progress.message) for e in events] == [
+        (1, 2, "indexed a"),
+        (2, 2, "indexed b"),
+    ]
+    assert {e.progress.tool_name for e in events} == {"index"}
 
 
 # -- to LlamaIndex --------------------------------------------------------------------------

@@ -27,10 +27,11 @@ from typing import Any, ClassVar, TypeVar, cast
 
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.types import BaseTool, adapt_to_async_tool
-from llama_index.core.workflow import Context
+from llama_index.core.workflow import Context, Event
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import overload
 
+from standard_tool._context import ProgressEvent
 from standard_tool._core import (
     StandardToolError,
     StandardToolV0,
@@ -48,6 +49,7 @@ __all__ = [
     "LlamaIndexToolError",
     "StandardLlamaIndexTool",
     "StandardToolMetadata",
+    "StandardToolProgress",
     "from_llama_index",
     "to_llama_index",
 ]
@@ -66,6 +68,19 @@ class LlamaIndexToolError(StandardToolError, RuntimeError):
 
     The message is the tool's error text, bounded.
     """
+
+
+class StandardToolProgress(Event):
+    """A bridged tool's progress report, written to the agent workflow's event stream.
+
+    It arrives among the events of ``handler.stream_events()`` while the call runs.
+
+    Attributes:
+        progress: the ``ProgressEvent`` the tool reported (``report_progress``, or
+            what a generator tool yielded), with its tool name and call id.
+    """
+
+    progress: ProgressEvent
 
 
 class _Arguments(BaseModel):
@@ -109,6 +124,24 @@ def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
         return pool.submit(context.run, asyncio.run, run).result()
 
 
+def _reporter(context: Context) -> Callable[[ProgressEvent], None]:
+    """Write each progress report to the workflow's stream, from any thread."""
+    loop = asyncio.get_running_loop()
+
+    def report(event: ProgressEvent) -> None:
+        wrapped = StandardToolProgress(progress=event)
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            context.write_event_to_stream(wrapped)
+        else:
+            loop.call_soon_threadsafe(context.write_event_to_stream, wrapped)
+
+    return report
+
+
 async def _takes_context(_standard_tool_llama_index_context: Any = None, **kwargs: Any) -> None:
     """Stand-in function whose signature tells the agent to pass its workflow ``Context``."""
 
@@ -143,7 +176,8 @@ class StandardLlamaIndexTool(FunctionTool):
         name = self.standard_tool.name
         kit = self._kit
         calls = [Call(f"call_{uuid.uuid4().hex}", name, kwargs, False)]
-        run = run_calls(kit, calls, meta=meta, timeout=None, decode=None)
+        report = None if context is None else _reporter(context)
+        run = run_calls(kit, calls, meta=meta, timeout=None, decode=None, on_progress=report)
         if kit.is_async(name):
             (result,) = await run
         else:
