@@ -267,3 +267,12 @@ def test_round_trip_of_a_plain_object_tool_runs_it() -> None:
     back = from_crewai(to_crewai(PlainTool()))
 
     assert asyncio.run(back.execute({})) == json.dumps({"input": {}, "meta": None})
+
+
+def test_a_map_whose_entries_repeat_a_key_is_answered_as_bad_input() -> None:
+    repeated = [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]
+
+    answer = to_crewai(tag_count).run(tags=repeated, limit=None)
+
+    assert answer.startswith("Error: ")
+    assert "tags.1.key: duplicate key 'a'" in answer

@@ -320,3 +320,14 @@ def test_a_declaration_in_gemini_form_is_read_as_json_schema() -> None:
         asyncio.run(st.execute({"n": "3"}))
     with pytest.raises(StandardToolValidationError, match="n"):
         asyncio.run(st.execute({}))
+
+
+def test_a_map_whose_entries_repeat_a_key_is_answered_as_bad_input() -> None:
+    repeated = [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]
+
+    answer = asyncio.run(
+        to_google_adk(tag_count).run_async(args={"tags": repeated}, tool_context=None)  # type: ignore[arg-type]
+    )
+
+    assert answer["error"].startswith("Error: ")
+    assert "tags.1.key: duplicate key 'a'" in answer["error"]
