@@ -44,7 +44,7 @@ AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 _R = TypeVar("_R")
 
 
-class StandardArguments(BaseModel):
+class _Arguments(BaseModel):
     """The ``args_schema`` of a bridged tool: it shows our schema and checks nothing.
 
     CrewAI validates a tool's keyword arguments with its ``args_schema`` model
@@ -119,7 +119,7 @@ class StandardCrewAITool(BaseTool):
 
 def _to_crewai(tool: AnyTool) -> StandardCrewAITool:
     parameters = to_openai_chat(tool, strict=True)["function"]["parameters"]
-    arguments = type(f"{tool.name}_arguments", (StandardArguments,), {"parameters": parameters})
+    arguments = type(f"{tool.name}_arguments", (_Arguments,), {"parameters": parameters})
     built = StandardCrewAITool(name=tool.name, description=tool.description, args_schema=arguments)
     built._standard = tool  # pyright: ignore[reportPrivateUsage]
     built._kit = Toolkit([tool])  # pyright: ignore[reportPrivateUsage]
