@@ -5,8 +5,8 @@
 #   bash scripts/test.sh                 the core suite (tests/) on one interpreter:
 #                                        CPython 3.11 when present, else the first found
 #   bash scripts/test.sh --all           what CI runs: the core suite on every CPython
-#                                        3.10-3.13 found, then every integration
-#                                        environment (scripts/integration.sh)
+#                                        3.10-3.13 found and, in a parallel lane, every
+#                                        integration environment (scripts/integration.sh)
 #   bash scripts/test.sh 3.12            only CPython 3.12
 #   bash scripts/test.sh 3.11 -k toolkit one interpreter, some tests
 # COVERAGE_ON=3.11 also measures branch coverage on that interpreter.
@@ -54,6 +54,14 @@ fi
 
 failed=()
 empty=()
+if [ "$all" = 1 ]; then
+    # The integration environments build and run in a second lane beside the core
+    # suites (two cores: each lane is mostly one process); their output is shown
+    # after the core suites, so the two never interleave.
+    integration_log=$(mktemp)
+    bash scripts/integration.sh >"$integration_log" 2>&1 &
+    integration_pid=$!
+fi
 for python in "${pythons[@]}"; do
     version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     dir=".venvs/py$version"
@@ -81,8 +89,12 @@ for python in "${pythons[@]}"; do
     fi
 done
 
-if [ "$all" = 1 ] && ! bash scripts/integration.sh; then
-    failed+=("integration")
+if [ "$all" = 1 ]; then
+    integration_code=0
+    wait "$integration_pid" || integration_code=$?
+    cat "$integration_log"
+    rm -f "$integration_log"
+    [ "$integration_code" = 0 ] || failed+=("integration")
 fi
 
 if [ "${#failed[@]}" -ne 0 ]; then
