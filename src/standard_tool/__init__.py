@@ -26,7 +26,6 @@ from standard_tool._context import (
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
-    FastPath,
     Issue,
     PathSegment,
     StandardJSONSchemaV1,
@@ -48,7 +47,9 @@ from standard_tool._core import (
     output_json_schema,
     run_tool,
     run_tool_sync,
+    with_formatted_output,
 )
+from standard_tool._fast import FastPath
 
 if _typing.TYPE_CHECKING:
     from standard_tool._function import AsyncFunctionTool, FunctionTool, Meta, Param, tool
@@ -144,6 +145,7 @@ __all__ = [
     "standard_tool",
     "stream_tool",
     "tool",
+    "with_formatted_output",
 ]
 
 
@@ -166,6 +168,8 @@ else:
         input_schema=None,
         output_schema=None,
         title=None,
+        timeout=None,
+        metadata=None,
     ):
         """Build a Standard Tool (see ``standard_tool._core.standard_tool``)."""
         return _build_tool(
@@ -176,10 +180,13 @@ else:
             output_schema=output_schema,
             title=title,
             coerce=_as_standard_schema,
+            timeout=timeout,
+            metadata=metadata,
         )
 
-    from standard_tool._core import build_tool as _build_tool
+    # The one hook the core names: the package builds its tools with ``_fast``.
     from standard_tool._core import standard_tool as _core_builder
+    from standard_tool._fast import build_tool as _build_tool
 
     standard_tool.__doc__ = _core_builder.__doc__
     standard_tool.__wrapped__ = _core_builder
