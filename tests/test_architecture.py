@@ -28,7 +28,7 @@ SRC = Path(standard_tool.__file__).parent.parent
 #: package root itself matches only exactly).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("standard_tool._core",)),
-    ("shared helpers", ("standard_tool._shared", "standard_tool._context")),
+    ("shared helpers", ("standard_tool._shared", "standard_tool._context", "standard_tool._fast")),
     ("dialects", ("standard_tool.dialects",)),
     ("schema adapters", ("standard_tool.schemas",)),
     ("function tools", ("standard_tool._function",)),

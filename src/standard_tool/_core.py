@@ -14,7 +14,7 @@ from a copy of this file, run through the other's helpers.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic
 
@@ -46,6 +46,7 @@ InputT = TypeVar("InputT", contravariant=True, default=Any)
 OutputT = TypeVar("OutputT", covariant=True, default=Any)
 FormattedT = TypeVar("FormattedT", covariant=True, default=OutputT)
 MetaT = TypeVar("MetaT", contravariant=True, default=Any)
+_JIn_co = TypeVar("_JIn_co", covariant=True, default=Any)
 _T = TypeVar("_T")
 
 # -- Protocols: Standard Schema V1, Standard JSON Schema V1, Standard Tool V0 ------------
@@ -60,7 +61,7 @@ class StandardSchemaV1(Protocol[InputT, OutputT]):
 
 
 @runtime_checkable
-class StandardJSONSchemaV1(Protocol[InputT, OutputT]):
+class StandardJSONSchemaV1(Protocol[_JIn_co, OutputT]):
     """A schema that emits JSON Schema: ``schema.__standard__.json_schema.input(target=...)``."""
 
     @property
@@ -312,8 +313,12 @@ def definition(execute: Any, fields: dict[str, Any], problems: list[str]) -> int
 class _Built:
     """What the builders return: the definition's fields and its ``execute``, immutable."""
 
-    __slots__ = ("__weakref__", "_neutral", "description", "execute", "input_schema", "name")
-    __slots__ += ("output_schema", "title")
+    __slots__ = ("__weakref__", "_neutral", "description", "execute", "name", "title")
+    __slots__ += ("input_schema", "output_schema")  # type: ignore[assignment]
+    name: str
+    title: str | None
+    description: str
+    _neutral: Any
 
     def __init__(self, *, execute: Callable[..., Any], _neutral: Any = None, **fields: Any) -> None:
         for key, value in {**fields, "execute": execute, "_neutral": _neutral}.items():
@@ -325,12 +330,14 @@ class _Built:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __getattr__(self, name: str) -> Any:
-        # A formatted tool reads any other field (not a method) of the tool it wraps.
-        neutral = None if name.startswith("_") else self._neutral
-        if neutral is not None and not inspect.ismethod(value := getattr(neutral, name)):
-            return value
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    if not TYPE_CHECKING:  # hidden from type checkers, which would take any name as there
+
+        def __getattr__(self, name):
+            # A formatted tool reads any other field (not a method) of the tool it wraps.
+            neutral = None if name.startswith("_") else self._neutral
+            if neutral is not None and not inspect.ismethod(value := getattr(neutral, name)):
+                return value
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         shown = [f"name={self.name!r}"] + [f"title={self.title!r}"] * (self.title is not None)
@@ -476,9 +483,8 @@ def is_tool_schema(obj: object) -> bool:
 def input_json_schema(tool: StandardToolV0, target: str = "draft-2020-12") -> dict[str, Any]:
     """The tool's input JSON Schema (a fresh dict), or an empty object schema when it has none."""
     schema = optional_member(tool, "input_schema")
-    if schema is None:
-        return {"type": "object", "properties": {}}
-    return schema.__standard__.json_schema.input(target=target)
+    emitted: dict[str, Any] = {"type": "object", "properties": {}}
+    return emitted if schema is None else schema.__standard__.json_schema.input(target=target)
 
 
 def output_json_schema(
@@ -491,7 +497,8 @@ def output_json_schema(
 
 async def run_tool(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: Any = None) -> _F:
     """Run any conforming tool and return its result, awaiting it when it is awaitable."""
-    return await _settled(call_execute(tool, input, meta))
+    result: _F = await _settled(call_execute(tool, input, meta))
+    return result
 
 
 def run_tool_sync(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: Any = None) -> _F:
@@ -501,13 +508,15 @@ def run_tool_sync(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: A
     """
     import asyncio  # here, not at the top: it costs more than this whole module
 
-    result = call_execute(tool, input, meta)
+    result: Any = call_execute(tool, input, meta)
     if not inspect.isawaitable(result):
-        return result
+        done: _F = result
+        return done
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(_settled(result))
+        ran: _F = asyncio.run(_settled(result))
+        return ran
     if inspect.iscoroutine(result):
         result.close()
     raise RuntimeError(f"run_tool_sync: tool {tool.name!r} is async and an event loop is "
@@ -656,16 +665,15 @@ class Tool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         output_schema: ToolSchema[Any, OutputT] | None
         execute: _SyncExecute[InputT, FormattedT, MetaT]
 
-        @overload
-        def __call__(
-            self: Tool[None, OutputT, FormattedT, MetaT],
-            input: None = None,
-            meta: MetaT | None = None,
-        ) -> FormattedT: ...
-        @overload
-        def __call__(self, input: InputT, meta: MetaT | None = None) -> FormattedT: ...
-        def __call__(self, input: Any = None, meta: Any = None) -> Any:
-            """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+    @overload
+    def __call__(
+        self: Tool[None, OutputT, FormattedT, MetaT], input: None = None, meta: MetaT | None = None
+    ) -> FormattedT: ...
+    @overload
+    def __call__(self, input: InputT, meta: MetaT | None = None) -> FormattedT: ...
+    def __call__(self, input: Any = None, meta: Any = None) -> Any:
+        """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+        return self.execute(input, meta)
 
     @overload
     def formatted(self) -> Tool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
@@ -682,12 +690,10 @@ class Tool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         self, format: Callable[[OutputT | Exception], Any] | None = None
     ) -> Tool[InputT, OutputT, Any, MetaT]: ...
     def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
-        """Return a copy whose ``execute`` turns failures into data.
+        """Return ``with_formatted_output(self, format)``: failures as data.
 
-        On success ``format`` receives the validated output; on an ``Exception``
-        (validation error or handler error) it receives the exception. The default
-        returns the output unchanged or ``{"error": str(exc)}``. Re-formatting
-        replaces the previous formatter instead of stacking on it.
+        Non-stacking: on a formatted tool it formats the neutral tool again, so
+        ``t.formatted(a).formatted(b)`` is ``t.formatted(b)``.
 
         Args:
             format: ``(OutputT | Exception) -> F``, sync or async.
@@ -711,18 +717,19 @@ class AsyncTool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         output_schema: ToolSchema[Any, OutputT] | None
         execute: _AsyncExecute[InputT, FormattedT, MetaT]
 
-        @overload
-        def __call__(
-            self: AsyncTool[None, OutputT, FormattedT, MetaT],
-            input: None = None,
-            meta: MetaT | None = None,
-        ) -> Coroutine[Any, Any, FormattedT]: ...
-        @overload
-        def __call__(
-            self, input: InputT, meta: MetaT | None = None
-        ) -> Coroutine[Any, Any, FormattedT]: ...
-        def __call__(self, input: Any = None, meta: Any = None) -> Any:
-            """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+    @overload
+    def __call__(
+        self: AsyncTool[None, OutputT, FormattedT, MetaT],
+        input: None = None,
+        meta: MetaT | None = None,
+    ) -> Coroutine[Any, Any, FormattedT]: ...
+    @overload
+    def __call__(
+        self, input: InputT, meta: MetaT | None = None
+    ) -> Coroutine[Any, Any, FormattedT]: ...
+    def __call__(self, input: Any = None, meta: Any = None) -> Any:
+        """``tool(input, meta)`` is ``tool.execute(input, meta)``."""
+        return self.execute(input, meta)
 
     @overload
     def formatted(self) -> AsyncTool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
@@ -739,15 +746,12 @@ class AsyncTool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         self, format: Callable[[OutputT | Exception], Any] | None = None
     ) -> AsyncTool[InputT, OutputT, Any, MetaT]: ...
     def formatted(self, format: Callable[[Any], Any] | None = None) -> Any:
-        """Return a copy whose ``execute`` turns failures into data.
-
-        Same as ``Tool.formatted``; the copy stays async.
+        """Return ``with_formatted_output(self, format)`` (see ``Tool.formatted``); stays async.
 
         Args:
             format: ``(OutputT | Exception) -> F``, sync or async.
         """
         return formatted_output(self if self._neutral is None else self._neutral, format)
-
 
 
 @overload
@@ -1191,6 +1195,6 @@ def standard_tool(
         ToolDefinitionError: the definition is invalid (a ``TypeError``); every
             problem is listed at once.
     """
-    fields = {"name": name, "description": description, "title": title}
+    fields: dict[str, Any] = {"name": name, "description": description, "title": title}
     fields |= {"input_schema": input_schema, "output_schema": output_schema}
     return _Decorator[Any, Any, Any](fields) if execute is None else _build(execute, **fields)

@@ -134,6 +134,8 @@ class DeferredValidationError(StandardToolValidationError):
     read exactly as the eager error's; it pickles as a ``StandardToolValidationError``.
     """
 
+    _message: str | None
+
     if not TYPE_CHECKING:
         # Kept in the instance's ``__dict__`` once read or set; the class's ``None``
         # until then, when the value comes from ``args``.
@@ -619,6 +621,7 @@ def _build(
         "output_schema": output_schema,
     }
     sync_cls, async_cls = _PACKAGE_CLASSES if classes is None else classes
+    built: Any
     if runs_async:
         run: Callable[..., Any] = _build_async_run(
             handler, arity, check_in, check_out, handler_async, fast_in, fast_out
