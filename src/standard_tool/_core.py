@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from typing_extensions import (
     Literal,
+    Never,
     Protocol,
     TypeAlias,
     TypedDict,
@@ -871,7 +872,7 @@ class _Decorator(Generic[_V, _I, _OS]):
 # handler's annotation gives the type.
 
 _InputSchema: TypeAlias = "type[_V] | ToolSchema[_I, _V] | Mapping[str, Any]"
-_OutputSchema: TypeAlias = "ToolSchema[Any, _OS] | type[_OS] | Mapping[str, Any]"
+_OutputSchema: TypeAlias = "ToolSchema[Never, _OS] | type[_OS] | Mapping[str, Any]"
 
 
 @overload
