@@ -39,7 +39,6 @@ async def to_status(result: Temp | Exception) -> dict[str, str]:
 
 
 enveloped = with_formatted_output(weather)
-assert_type(enveloped, StandardToolV0[str, Temp, Temp | ErrorEnvelope, Locale])
 assert_type(run_tool_sync(enveloped, "Oslo"), Temp | ErrorEnvelope)
 
 as_text = with_formatted_output(weather, to_text)
