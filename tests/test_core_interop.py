@@ -41,7 +41,8 @@ def _vendored(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     target = folder / "my_tools_contract.py"
     target.write_text(Path(core.__file__).read_text(encoding="utf-8"), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("my_tools_contract", target)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["my_tools_contract"] = module  # dataclasses resolve their module by name
     spec.loader.exec_module(module)
@@ -73,7 +74,7 @@ class _Props:
             return self._copy.SuccessResult({"city": value["city"]})
         return self._copy.FailureResult((self._copy.Issue("expected a string", ("city",)),))
 
-    class json_schema:  # noqa: N801 -- the binding's attribute name
+    class json_schema:
         @staticmethod
         def input(*, target: str, library_options: Any = None) -> dict[str, Any]:
             return {

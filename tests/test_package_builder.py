@@ -17,8 +17,8 @@ import pytest
 from standard_tool import (
     ProgressEvent,
     ResultEvent,
-    Toolkit,
     ToolDefinitionError,
+    Toolkit,
     standard_tool,
     tool,
     with_formatted_output,
