@@ -47,7 +47,7 @@ weather = standard_tool(
 )
 
 
-async def _awaited() -> None:
+async def awaited() -> None:
     assert_type(await weather.execute({"city": "Paris"}), Temp)
 
 
