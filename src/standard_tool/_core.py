@@ -99,10 +99,6 @@ class StandardToolV0(Protocol[InputT, OutputT, FormattedT, MetaT]):
     ) -> FormattedT | Awaitable[FormattedT]: ...
 
 
-#: ``StandardToolV0`` under its earlier name (from when the interface had ``formatted``).
-StandardToolV0Definition = StandardToolV0
-
-
 # -- Results -----------------------------------------------------------------------------
 
 
@@ -115,11 +111,10 @@ class PathSegment:
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One validation problem: ``message``, and ``path`` (``None`` or a tuple of keys).
+    """One validation problem: ``message``, ``path`` (``None`` or keys), ``code`` (its kind).
 
-    ``code`` (left out of ``repr`` and comparisons) says what kind, or is ``None``:
-    ``"required"``, ``"type"``, ``"enum"``, ``"constraint"``, ``"additional_property"``,
-    ``"format"``, ``"union"`` or ``"invalid"``.
+    ``code`` is one of ``"required"``, ``"type"``, ``"enum"``, ``"constraint"``,
+    ``"additional_property"``, ``"format"``, ``"union"``, ``"invalid"``, or ``None``.
     """
 
     message: str
@@ -155,10 +150,7 @@ class ToolDefinitionError(StandardToolError, TypeError):
 
 
 class StandardToolValidationError(StandardToolError, ValueError):
-    """Input or output (``target``) of a tool failed validation, for these ``issues`` (a tuple).
-
-    The message is ``"<target> validation failed: <path>: <message>; ..."``, bounded.
-    """
+    """The ``target`` (``"input"`` or ``"output"``) failed validation with these ``issues``."""
 
     target: Literal["input", "output"]
     issues: tuple[IssueLike, ...]
@@ -183,7 +175,7 @@ _MAX_ISSUES, _MAX_TEXT, _SHORT_INT = 20, 400, 10**15
 
 
 def error_message(target: str, issues: Sequence[Any]) -> str:
-    """The message of a ``StandardToolValidationError``: at most 20 issues, each bounded."""
+    """Write the message of a validation error: at most 20 issues, each part bounded."""
     last = issues[-1] if issues else None
     note = getattr(last, "message", None) if getattr(last, "path", 0) is None else None
     stopped = isinstance(note, str) and note.startswith(STOPPED_PREFIX)
@@ -263,7 +255,7 @@ def _build(execute: Any, **fields: Any) -> Any:
 
 
 def unwrap_result(target: Literal["input", "output"], result: Any) -> Any:
-    """A validation result's value, or raise ``StandardToolValidationError`` for its issues."""
+    """Return a validation result's value, or raise ``StandardToolValidationError``."""
     if not hasattr(result, "issues"):
         if inspect.iscoroutine(result):
             result.close()
@@ -283,10 +275,7 @@ async def _settled(value: Any) -> Any:
 
 
 def definition(execute: Any, fields: dict[str, Any], problems: list[str]) -> int:
-    """Check a definition, naming and describing it from the handler; return the handler's arity.
-
-    Raises ``ToolDefinitionError`` with ``problems`` and every other problem at once.
-    """
+    """Check a definition (every problem at once), naming it from the handler; return arity."""
     if fields["name"] is None and getattr(execute, "__name__", "<lambda>") != "<lambda>":
         fields["name"] = execute.__name__
     if fields["description"] is None and inspect.isroutine(execute):
@@ -298,8 +287,10 @@ def definition(execute: Any, fields: dict[str, Any], problems: list[str]) -> int
         problems.append(f"title: must be a string or None, got {type(fields['title']).__name__}")
     for role in ("input_schema", "output_schema"):
         if (schema := fields[role]) is not None and not is_tool_schema(schema):
-            problems.append(f"{role}: {_describe(schema)} is not a Standard Schema that also emits "
-                            "JSON Schema (no __standard__ with validate and json_schema)")  # fmt: skip
+            why = "is not a Standard Schema (no __standard__ attribute)"
+            if is_standard_schema(schema):
+                why = "validates but has no __standard__.json_schema (a tool's schemas emit it)"
+            problems.append(f"{role}: {_describe(schema)} {why}")
     if (
         not callable(execute)
         or inspect.isasyncgenfunction(execute)
@@ -354,13 +345,7 @@ class _Built:
 
 
 def formatted_output(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
-    """``with_formatted_output(tool, format)``: the neutral ``tool`` with failures as data.
-
-    Keeps every other field and replaces only ``execute``: the output, or the ``Exception``
-    raised, goes to ``format`` (by default the output, or ``{"error": str(exc)}``), once per
-    call and outside the ``try`` (what it raises propagates). A ``BaseException`` that is
-    not an ``Exception`` propagates. Async when ``execute`` or ``format`` is, else sync.
-    """
+    """``with_formatted_output(tool, format)``, documented with it at the end of the file."""
     fmt = _default_format if format is None else format
     fmt_async = is_async_callable(fmt)
     both = _positional_capacity(tool.execute) >= 2
@@ -422,20 +407,12 @@ def is_standard_json_schema(obj: object) -> bool:
 
 
 def optional_member(tool: object, name: str) -> Any:
-    """Read a member the interface marks optional (``title``, the schemas): ``None`` when absent.
-
-    Every consumer in the package reads optional members through this, so a tool of
-    the proposal's shape, with those members absent, works everywhere.
-    """
+    """Read an optional member (``title``, a schema): ``None`` when absent (as consumers do)."""
     return getattr(tool, name, None)
 
 
 def call_execute(tool: Any, input: Any = None, meta: Any = None) -> Any:
-    """Call ``tool.execute`` with what its signature takes: ``execute()`` for a no-input tool.
-
-    Returns what ``execute`` returns (a value or an awaitable). Raises ``TypeError``
-    when a non-``None`` argument cannot be passed.
-    """
+    """Call ``tool.execute`` with what its signature takes (``execute()`` for a no-input tool)."""
     execute = tool.execute
     if (capacity := _positional_capacity(execute)) >= 2:
         return execute(input, meta)
@@ -482,7 +459,7 @@ def is_tool_schema(obj: object) -> bool:
 
 
 def input_json_schema(tool: StandardToolV0, target: str = "draft-2020-12") -> dict[str, Any]:
-    """The tool's input JSON Schema (a fresh dict), or an empty object schema when it has none."""
+    """Return the tool's input JSON Schema (fresh), or an empty object schema when it has none."""
     schema = optional_member(tool, "input_schema")
     emitted: dict[str, Any] = {"type": "object", "properties": {}}
     return emitted if schema is None else schema.__standard__.json_schema.input(target=target)
@@ -491,7 +468,7 @@ def input_json_schema(tool: StandardToolV0, target: str = "draft-2020-12") -> di
 def output_json_schema(
     tool: StandardToolV0, target: str = "draft-2020-12"
 ) -> dict[str, Any] | None:
-    """The tool's output JSON Schema, or ``None`` when it has none."""
+    """Return the tool's output JSON Schema, or ``None`` when it has none."""
     schema = optional_member(tool, "output_schema")
     return None if schema is None else schema.__standard__.json_schema.output(target=target)
 
@@ -503,10 +480,7 @@ async def run_tool(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: 
 
 
 def run_tool_sync(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: Any = None) -> _F:
-    """Run any conforming tool from sync code (an async one in a new event loop).
-
-    Inside a running event loop this raises ``RuntimeError``: use ``await run_tool(...)``.
-    """
+    """Run any tool from sync code (an async one in a new loop; ``RuntimeError`` inside one)."""
     import asyncio  # here, not at the top: it costs more than this whole module
 
     result: Any = call_execute(tool, input, meta)
@@ -566,6 +540,10 @@ class IssueLike(Protocol):
     def message(self) -> str: ...
     @property
     def path(self) -> Sequence[Any] | None: ...
+
+
+#: ``StandardToolV0`` under its earlier name (from when the interface had ``formatted``).
+StandardToolV0Definition = StandardToolV0
 
 
 class _SuccessLike(Protocol[OutputT]):

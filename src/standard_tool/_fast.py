@@ -451,7 +451,7 @@ def _build_async_run(
 
 
 class Tool(_CoreTool[Any, Any, Any, Any]):
-    """A sync tool built by the package's ``standard_tool()``: the core's ``Tool``, plus these.
+    """A sync tool built by the package's ``standard_tool()``: the core's ``Tool``, and these.
 
     Attributes:
         timeout: the default number of seconds a call may take (``timeout=``); the
@@ -466,12 +466,12 @@ class Tool(_CoreTool[Any, Any, Any, Any]):
     metadata: Mapping[str, Any]
 
     def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
-        """Run a call and yield its events: progress, then one ``ResultEvent`` (see ``stream_tool``)."""
+        """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
 
 
 class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
-    """An async tool built by the package's ``standard_tool()``: the core's ``AsyncTool``, plus these.
+    """An async tool built by the package's ``standard_tool()``: the core's ``AsyncTool`` and these.
 
     Attributes:
         timeout: see ``Tool``.
@@ -484,7 +484,7 @@ class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
     metadata: Mapping[str, Any]
 
     def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
-        """Run a call and yield its events: progress, then one ``ResultEvent`` (see ``stream_tool``)."""
+        """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
 
 
@@ -638,7 +638,7 @@ def _build(
 
 
 def _drained(execute: Callable[..., Any]) -> Callable[..., Any]:
-    """A generator handler as a function: each value yielded is progress, the last the result."""
+    """Turn a generator handler into a function: each value yielded is progress."""
     if inspect.isasyncgenfunction(execute):
 
         @functools.wraps(execute)

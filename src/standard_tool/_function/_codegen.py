@@ -789,9 +789,7 @@ def _source(
         # check's when the keys come in declaration order.
         if order is None or _in_order(value, order):
             if target is not None:
-                raise new_error(
-                    DeferredValidationError, target, (DEFERRED_ISSUES, report, errs)
-                )
+                raise new_error(DeferredValidationError, target, (DEFERRED_ISSUES, report, errs))
             if raises:
                 raise report(errs)
             return report(errs)
