@@ -583,7 +583,7 @@ def test_the_bare_procedure_as_execute_behaves_as_the_wrapped_form() -> None:
 
 def test_the_readme_procedure_recipe_uses_the_mechanism_tested_here() -> None:
     readme = README.read_text(encoding="utf-8")
-    start = readme.index("**From procedures you already have.**")
+    start = readme.index("### From procedures you already have")
     fence = readme.index("```python", start)
     block = readme[fence : readme.index("```\n", fence + 9)]
     for needle in (

@@ -217,7 +217,8 @@ def safe_str(obj: object, limit: int = _MAX_TEXT) -> str:
         text = str(obj)
     except Exception:  # a hostile __str__ must not turn an error into a crash
         text = f"<{type(obj).__name__} object: str() failed>"
-    return truncate_text(text, limit).encode("utf-8", "backslashreplace").decode("utf-8")
+    text = truncate_text(text, limit)
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # -- The reference builder, standard_tool() (typed at the end of the file) ---------------
