@@ -192,5 +192,5 @@ def test_the_contract_reads_in_the_proposals_order() -> None:
     banners = [line for line in CORE.read_text().splitlines() if line.startswith("# -- ")]
     words = ["Protocols", "Results", "Errors", "builder", "with_formatted_output", "helpers"]
     assert len(banners) == len(words) + 1
-    for banner, word in zip(banners, [*words, "Typing only"]):
+    for banner, word in zip(banners, [*words, "Typing only"], strict=True):
         assert word in banner

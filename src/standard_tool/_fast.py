@@ -38,7 +38,6 @@ from standard_tool._core import AsyncTool as _CoreAsyncTool
 from standard_tool._core import (
     Issue,
     IssueLike,
-    StandardToolValidationError,
     ToolDefinitionError,
     error_message,
     is_async_callable,
@@ -48,6 +47,7 @@ from standard_tool._core import (
     truncate_text,
     unwrap_result,
 )
+from standard_tool._core import StandardToolValidationError as _EagerValidationError
 from standard_tool._core import Tool as _CoreTool
 
 __all__ = [
@@ -124,8 +124,11 @@ def _is_deferred(issues: Any) -> bool:
     return type(issues) is tuple and len(issues) == 3 and issues[0] is DEFERRED_ISSUES  # pyright: ignore[reportUnknownArgumentType]
 
 
-class DeferredValidationError(StandardToolValidationError):
-    """A ``StandardToolValidationError`` raised from a fast path: same reads, built later.
+class StandardToolValidationError(_EagerValidationError):
+    """The core's ``StandardToolValidationError`` raised from a fast path: built later.
+
+    Named as the core's error, so tracebacks read the same and code that recognises
+    the error by its name (the command line does, for vendored copies) still does.
 
     A rejection costs what raising a bare ``ValueError`` costs: the error is built by
     ``new_error`` (no ``__init__``), holds ``(target, (DEFERRED_ISSUES, issues,
@@ -192,8 +195,9 @@ class DeferredValidationError(StandardToolValidationError):
             message = self.__dict__["_message"] = error_message(self.target, self.issues)
         return message
 
-    def __repr__(self) -> str:
-        return f"StandardToolValidationError({str(self)!r})"
+
+#: The deferred error under the name the package's modules import it by.
+DeferredValidationError = StandardToolValidationError
 
 
 def _issues_of(issues: Callable[[Any], Sequence[IssueLike]], error: Any) -> tuple[IssueLike, ...]:
@@ -332,7 +336,7 @@ def _build_sync_run(
                 failed = False
                 unwrap_result("input", result)  # raises: not a result
             if failed:
-                raise StandardToolValidationError("input", result.issues)
+                raise _EagerValidationError("input", result.issues)
             return call(result.value, meta)
 
         return run_in
