@@ -30,7 +30,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("standard_tool._core",)),
     (
         "shared helpers",
-        ("standard_tool._shared", "standard_tool._context", "standard_tool.content"),
+        (
+            "standard_tool._shared",
+            "standard_tool._context",
+            "standard_tool.content",
+            "standard_tool._fast",
+        ),
     ),
     ("dialects", ("standard_tool.dialects",)),
     ("schema adapters", ("standard_tool.schemas",)),

@@ -238,7 +238,7 @@ def test_sync_handler_and_schemas_give_a_plain_synchronous_execute() -> None:
     tool = standard_tool(
         name="a", description="d", input_schema=INT, output_schema=INT, execute=lambda i: i
     )
-    assert type(tool) is Tool
+    assert isinstance(tool, Tool)
     assert not inspect.iscoroutinefunction(tool.execute)
     assert tool.execute(3) == 3
 
@@ -248,7 +248,7 @@ async def test_async_handler_gives_a_coroutine_function() -> None:
         return i
 
     tool = standard_tool(name="a", description="d", input_schema=INT, execute=handler)
-    assert type(tool) is AsyncTool
+    assert isinstance(tool, AsyncTool)
     assert inspect.iscoroutinefunction(tool.execute)
     assert await tool.execute(3) == 3
 

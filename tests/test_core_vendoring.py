@@ -141,8 +141,8 @@ def test_package_reexports_the_core() -> None:
         assert getattr(home, name) is getattr(core, name), name
 
 
-def test_a_vendored_core_takes_the_installed_adapters_fast_path(tmp_path: Path) -> None:
-    """The fast path is recognised by its attributes, not by the package's class."""
+def test_a_vendored_core_runs_the_installed_adapters_through_validate(tmp_path: Path) -> None:
+    """The copy knows nothing of the package's fast paths: it calls ``validate``, same results."""
     shutil.copy(CORE, tmp_path / "vendored_core.py")
     script = textwrap.dedent(
         """
@@ -183,5 +183,14 @@ def test_a_vendored_core_takes_the_installed_adapters_fast_path(tmp_path: Path) 
     assert json.loads(out.stdout) == {
         "ok": 2,
         "error": "input validation failed: Expected `int`, got `str`",
-        "validate_calls": [],
+        "validate_calls": ["x", 1],
     }
+
+
+def test_the_contract_reads_in_the_proposals_order() -> None:
+    """Protocols, results, the error, the builder, formatting, helpers, then typing only."""
+    banners = [line for line in CORE.read_text().splitlines() if line.startswith("# -- ")]
+    words = ["Protocols", "Results", "Errors", "builder", "with_formatted_output", "helpers"]
+    assert len(banners) == len(words) + 1
+    for banner, word in zip(banners, [*words, "Typing only"], strict=True):
+        assert word in banner

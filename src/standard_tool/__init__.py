@@ -30,7 +30,6 @@ from standard_tool._context import (
 from standard_tool._core import (
     AsyncTool,
     FailureResult,
-    FastPath,
     Issue,
     PathSegment,
     StandardJSONSchemaV1,
@@ -52,7 +51,9 @@ from standard_tool._core import (
     output_json_schema,
     run_tool,
     run_tool_sync,
+    with_formatted_output,
 )
+from standard_tool._fast import FastPath
 
 if _typing.TYPE_CHECKING:
     from standard_tool._function import AsyncFunctionTool, FunctionTool, Meta, Param, tool
@@ -152,6 +153,7 @@ __all__ = [
     "stream_tool",
     "tool",
     "use_caller",
+    "with_formatted_output",
 ]
 
 
@@ -175,6 +177,8 @@ else:
         input_schema=None,
         output_schema=None,
         title=None,
+        timeout=None,
+        metadata=None,
     ):
         """Build a Standard Tool (see ``standard_tool._core.standard_tool``)."""
         return _build_tool(
@@ -185,10 +189,13 @@ else:
             output_schema=output_schema,
             title=title,
             coerce=_as_standard_schema,
+            timeout=timeout,
+            metadata=metadata,
         )
 
-    from standard_tool._core import build_tool as _build_tool
+    # The one hook the core names: the package builds its tools with ``_fast``.
     from standard_tool._core import standard_tool as _core_builder
+    from standard_tool._fast import build_tool as _build_tool
 
     standard_tool.__doc__ = _core_builder.__doc__
     standard_tool.__wrapped__ = _core_builder

@@ -20,7 +20,7 @@ import os
 import threading
 import time
 import types
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -670,3 +670,45 @@ def stream_tool(
         return ResultEvent(value, error, context.tool_name, context.call_id)
 
     return stream_events(start, final)
+
+
+def drain(generator: Generator[Any, Any, Any]) -> Any:
+    """Run a streaming handler: report each yielded value, return the result.
+
+    The result is the generator's ``return`` value when it is not ``None``, else
+    the last value yielded (``None`` when nothing was). Once the call is cancelled
+    (its caller gave up at the deadline) the generator is closed at its next ``yield``.
+    """
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        while True:
+            try:
+                item = next(generator)
+            except StopIteration as stop:
+                return last if stop.value is None else stop.value
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+                if context.cancelled:  # the caller gave up and drops the result
+                    return last
+    finally:
+        generator.close()
+
+
+async def adrain(generator: AsyncGenerator[Any, Any]) -> Any:
+    """Run an async streaming handler: report each yielded value, return the last one."""
+    context = current_context()
+    last: Any = None
+    count = 0
+    try:
+        async for item in generator:
+            count += 1
+            last = item
+            if context is not None:
+                context.report_progress(count, data=item)
+        return last
+    finally:
+        await generator.aclose()

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from typing_extensions import TypeAlias
 
-from standard_tool._core import DEFERRED_ISSUES, StandardToolValidationError, new_error
+from standard_tool._fast import DEFERRED_ISSUES, DeferredValidationError, new_error
 from standard_tool._function._checks import (
     BAD,
     MAX_ISSUES,
@@ -789,9 +789,7 @@ def _source(
         # check's when the keys come in declaration order.
         if order is None or _in_order(value, order):
             if target is not None:
-                raise new_error(
-                    StandardToolValidationError, target, (DEFERRED_ISSUES, report, errs)
-                )
+                raise new_error(DeferredValidationError, target, (DEFERRED_ISSUES, report, errs))
             if raises:
                 raise report(errs)
             return report(errs)
@@ -810,7 +808,7 @@ def _source(
     one = "raise REPORT(errs)" if raises else "return REPORT(errs)"
     if target is not None:
         # The final error, built by its C constructor: nothing above catches and re-raises.
-        gen.ns.update(NEW=new_error, ERROR=StandardToolValidationError, TARGET=target)
+        gen.ns.update(NEW=new_error, ERROR=DeferredValidationError, TARGET=target)
         gen.ns.update(DEFERRED=DEFERRED_ISSUES)
         one = "raise NEW(ERROR, TARGET, (DEFERRED, REPORT, errs))"
     head = "def validate(value, /, library_options=None):"

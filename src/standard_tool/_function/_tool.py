@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import collections.abc
 import inspect
-import math
 import types
 import typing
 from collections.abc import (
-    AsyncGenerator,
     AsyncIterator,
     Callable,
     Coroutine,
-    Generator,
     Iterator,
     Mapping,
 )
@@ -40,18 +37,30 @@ from typing_extensions import (
     overload,
 )
 
-from standard_tool._context import Event, ToolContext, current_context, stream_tool
+from standard_tool._context import (
+    Event,
+    ToolContext,
+    adrain,
+    current_context,
+    drain,
+    stream_tool,
+)
 from standard_tool._core import (
-    DEFERRED_ISSUES,
     STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
-    FastPath,
     Issue,
-    StandardToolValidationError,
     Tool,
     ToolDefinitionError,
+    is_async_callable,
+)
+from standard_tool._fast import (
+    DEFERRED_ISSUES,
+    DeferredValidationError,
+    FastPath,
     build_tool,
+    check_metadata,
+    check_timeout,
     new_error,
 )
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
@@ -341,7 +350,7 @@ def _slow_raising(check: Check, target: Literal["input", "output"]) -> Callable[
         errs: list[Err] = []
         out = check(value, errs)
         if out is BAD:
-            raise new_error(StandardToolValidationError, target, (DEFERRED_ISSUES, _issues, errs))
+            raise new_error(DeferredValidationError, target, (DEFERRED_ISSUES, _issues, errs))
         return out
 
     return slow_raising
@@ -591,48 +600,6 @@ def _context_for(name: str, value: Any) -> ToolContext:
     return ToolContext(name, arguments=value) if context is None else context
 
 
-def drain(generator: Generator[Any, Any, Any]) -> Any:
-    """Run a streaming handler: report each yielded value, return the result.
-
-    The result is the generator's ``return`` value when it is not ``None``, else
-    the last value yielded (``None`` when nothing was). Once the call is cancelled
-    (its caller gave up at the deadline) the generator is closed at its next ``yield``.
-    """
-    context = current_context()
-    last: Any = None
-    count = 0
-    try:
-        while True:
-            try:
-                item = next(generator)
-            except StopIteration as stop:
-                return last if stop.value is None else stop.value
-            count += 1
-            last = item
-            if context is not None:
-                context.report_progress(count, data=item)
-                if context.cancelled:  # the caller gave up and drops the result
-                    return last
-    finally:
-        generator.close()
-
-
-async def adrain(generator: AsyncGenerator[Any, Any]) -> Any:
-    """Run an async streaming handler: report each yielded value, return the last one."""
-    context = current_context()
-    last: Any = None
-    count = 0
-    try:
-        async for item in generator:
-            count += 1
-            last = item
-            if context is not None:
-                context.report_progress(count, data=item)
-        return last
-    finally:
-        await generator.aclose()
-
-
 def _handler_source(
     fn: Callable[..., Any],
     signature: inspect.Signature,
@@ -758,7 +725,7 @@ def _fuse(tool: Any, fn: Callable[..., Any], compiled: _Compiled, run: Any) -> N
     taken before that keeps working through the function that made it.
     """
     inline = _fusable_call(fn, compiled)
-    if inline is None or tool._runs_async:
+    if inline is None or is_async_callable(tool.execute):
         return
     if compiled.output_schema is not None and not isinstance(
         compiled.output_schema, FunctionSchema
@@ -781,14 +748,12 @@ def _fuse(tool: Any, fn: Callable[..., Any], compiled: _Compiled, run: Any) -> N
         execute = original if fused is None else fused
         made.append(execute)
         setattr_(tool, "execute", execute)
-        setattr_(tool, "_run", execute)
         return execute
 
     def execute(input: Any = None, meta: Any = None) -> Any:
         return (made[0] if made else build())(input, meta)
 
     setattr_(tool, "execute", execute)
-    setattr_(tool, "_run", execute)
 
 
 def _handler(fn: Callable[..., Any], compiled: _Compiled, label: str, method: bool) -> Any:
@@ -1102,22 +1067,6 @@ def _callable(fn: Any) -> Callable[..., Any]:
     return out
 
 
-def _check_timeout(timeout: object, label: str) -> float | None:
-    if timeout is None:
-        return None
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or math.isnan(timeout)
-        or timeout <= 0
-    ):
-        raise ToolDefinitionError(
-            f"tool {label!r}: timeout must be a positive number of seconds or None, "
-            f"got {timeout!r:.40}"
-        )
-    return float(timeout)
-
-
 #: The MCP tool annotations (2025-06-18 schema) and the type each must have.
 MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -1148,17 +1097,6 @@ def _check_annotations(annotations: object, label: str) -> Mapping[str, Any]:
     return types.MappingProxyType(given)
 
 
-def _check_metadata(metadata: object, label: str) -> Mapping[str, Any]:
-    if metadata is None:
-        return _EMPTY
-    if not isinstance(metadata, Mapping):
-        raise ToolDefinitionError(
-            f"tool {label!r}: metadata must be a mapping, got {type(metadata).__name__}"
-        )
-    facts: dict[Any, Any] = dict(metadata)  # pyright: ignore[reportUnknownArgumentType]
-    return types.MappingProxyType(facts)
-
-
 _EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 
 
@@ -1180,9 +1118,9 @@ def _build(
 ) -> Any:
     label = _label(obj, name)
     fn, mode = _unwrap(obj, label)
-    seconds = _check_timeout(timeout, label)
+    seconds = check_timeout(timeout, label)
     hints = _check_annotations(annotations, label)
-    facts = _check_metadata(metadata, label)
+    facts = check_metadata(metadata, label)
     method = mode in ("method", "class")
     try:
         compiled = _Compiled(fn, label, method)

@@ -240,7 +240,7 @@ def from_openai_agents(function_tool: FunctionTool) -> StandardToolV0[Any, Any, 
     """
     invoker = function_tool.on_invoke_tool
     if isinstance(invoker, _Invoke) and hasattr(invoker.tool, "formatted"):
-        return cast("StandardToolV0[Any, Any, Any, Any]", invoker.tool)
+        return invoker.tool
     name = function_tool.name
 
     async def run(input: Any, meta: Any) -> Any:

@@ -11,7 +11,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from standard_tool._context import ToolContext, current_context
-from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
+from standard_tool._core import StandardToolError, ToolDefinitionError
+from standard_tool._fast import build_tool
 from standard_tool._shared import truncate_text
 from standard_tool.content import ToolOutput
 from standard_tool.providers._mcp import content_from_mcp

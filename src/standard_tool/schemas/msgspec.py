@@ -26,7 +26,8 @@ from typing import Any, Generic, cast
 import msgspec
 from typing_extensions import TypeVar, overload
 
-from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
+from standard_tool._core import FailureResult, Issue, SuccessResult
+from standard_tool._fast import FastPath
 from standard_tool._shared import ecma_regex, pointer_tokens, safe_repr
 from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Generic
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypeVar, overload
 
-from standard_tool._core import FailureResult, FastPath, Issue, SuccessResult
+from standard_tool._core import FailureResult, Issue, SuccessResult
+from standard_tool._fast import FastPath
 from standard_tool._shared import safe_repr
 from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 

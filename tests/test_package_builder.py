@@ -1,0 +1,139 @@
+"""The package's ``standard_tool()``: what it adds to the core's builder (issues 22, 26).
+
+``timeout=`` and ``metadata=`` are carried as ``@tool`` carries them, a generator
+handler streams progress as under ``@tool``, and ``tool.stream(input, meta)``
+exists. A built tool has the neutral shape plus what the package documents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from standard_tool import (
+    ProgressEvent,
+    ResultEvent,
+    ToolDefinitionError,
+    Toolkit,
+    standard_tool,
+    tool,
+    with_formatted_output,
+)
+from standard_tool._core import standard_tool as core_standard_tool
+from standard_tool.providers import to_openai_chat
+
+
+def _slow(seconds: float) -> str:
+    time.sleep(seconds)
+    return "late"
+
+
+def test_timeout_and_metadata_are_carried_as_tool_carries_them() -> None:
+    built = standard_tool(
+        name="slow",
+        description="Sleep.",
+        execute=_slow,
+        timeout=0.05,
+        metadata={"owner": "ops", "version": 3},
+    )
+
+    @tool(timeout=0.05, metadata={"owner": "ops", "version": 3})
+    def slow(seconds: float) -> str:
+        """Sleep."""
+        return _slow(seconds)
+
+    for each in (built, slow):
+        assert each.timeout == 0.05
+        assert dict(each.metadata) == {"owner": "ops", "version": 3}
+        with pytest.raises(TypeError):
+            each.metadata["owner"] = "x"  # type: ignore[index]
+        assert "metadata" not in str(to_openai_chat(each))
+    assert standard_tool(name="a", description="d", execute=lambda: 1).timeout is None
+    assert dict(standard_tool(name="a", description="d", execute=lambda: 1).metadata) == {}
+
+
+def test_the_toolkit_honours_the_deadline_of_a_built_tool() -> None:
+    built = standard_tool(name="slow", description="Sleep.", execute=_slow, timeout=0.05)
+    result = Toolkit([built]).execute("slow", 2.0)
+    assert result.success is False
+    assert "timed out" in str(result.error)
+    assert Toolkit([built]).execute("slow", 0.0).value == "late"
+
+
+def test_bad_timeout_and_metadata_are_definition_errors() -> None:
+    with pytest.raises(ToolDefinitionError, match="timeout must be a positive number"):
+        standard_tool(name="a", description="d", execute=lambda: 1, timeout=0)
+    with pytest.raises(ToolDefinitionError, match="metadata must be a mapping"):
+        standard_tool(name="a", description="d", execute=lambda: 1, metadata=[1])  # type: ignore[arg-type]
+
+
+def test_a_formatted_built_tool_keeps_timeout_and_metadata() -> None:
+    built = standard_tool(
+        name="slow", description="Sleep.", execute=_slow, timeout=1.5, metadata={"k": 1}
+    )
+    formatted = built.formatted()
+    assert formatted.timeout == 1.5  # type: ignore[attr-defined]
+    assert dict(formatted.metadata) == {"k": 1}  # type: ignore[attr-defined]
+    assert with_formatted_output(built).timeout == 1.5  # type: ignore[attr-defined]
+
+
+async def test_an_async_generator_handler_streams_progress_and_returns_its_last_value() -> None:
+    async def count(n: int) -> AsyncIterator[int]:
+        for i in range(1, n + 1):
+            yield i
+
+    built = standard_tool(name="count", description="Count.", execute=count)
+    assert await built.execute(3) == 3  # not an un-iterated generator
+    events = [event async for event in built.stream(3)]  # type: ignore[attr-defined]
+    assert [e.data for e in events if isinstance(e, ProgressEvent)] == [1, 2, 3]
+    assert isinstance(events[-1], ResultEvent)
+    assert events[-1].value == 3
+
+
+def test_a_generator_handler_is_drained_too() -> None:
+    def steps(n: int) -> Iterator[str]:
+        for i in range(n):
+            yield f"step {i}"
+
+    built = standard_tool(name="steps", description="Steps.", execute=steps)
+    assert built.execute(2) == "step 1"
+
+
+def test_the_core_builder_refuses_a_generator_handler_at_definition() -> None:
+    async def count(n: int) -> AsyncIterator[int]:
+        yield n
+
+    with pytest.raises(ToolDefinitionError, match="execute: must return its result"):
+        core_standard_tool(name="count", description="Count.", execute=count)
+
+
+async def test_stream_yields_the_result_of_a_plain_built_tool() -> None:
+    double = standard_tool(name="double", description="Double.", execute=lambda n: 2 * n)
+    events = [event async for event in double.stream(21)]  # type: ignore[attr-defined]
+    assert [type(e) for e in events] == [ResultEvent]
+    assert events[0].value == 42
+
+
+def test_a_built_tool_has_the_neutral_shape_plus_what_the_package_documents() -> None:
+    built = standard_tool(name="a", description="d", execute=lambda: 1)
+    public = {name for name in dir(built) if not name.startswith("_")}
+    neutral = {"name", "title", "description", "input_schema", "output_schema", "execute"}
+    assert public == neutral | {"formatted", "stream", "timeout", "metadata"}
+    core_built = core_standard_tool(name="a", description="d", execute=lambda: 1)
+    assert {n for n in dir(core_built) if not n.startswith("_")} == neutral | {"formatted"}
+
+
+def test_a_no_input_built_tool_runs_with_no_argument() -> None:
+    built = standard_tool(name="now", description="Now.", execute=lambda: "2026")
+    assert built.execute() == "2026"
+    assert asyncio.run(_run_async(built)) == "2026"
+
+
+async def _run_async(built: Any) -> Any:
+    from standard_tool import run_tool
+
+    return await run_tool(built)
