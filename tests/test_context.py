@@ -378,3 +378,70 @@ def test_threads_started_by_a_handler_share_its_one_context() -> None:
 
 def _record(seen: list[ToolContext | None]) -> None:
     seen.append(current_context())
+
+
+# -- issue 26: every API that takes a timeout refuses a degenerate one at once ----------
+
+_DEGENERATE = [-math.inf, math.nan, 0, 0.0, -1, -0.5, True, False, "5", [1], object()]
+
+
+def _untouchable() -> Any:
+    """A tool whose handler must never run: a degenerate timeout is refused first."""
+
+    def handler(value: Any) -> str:
+        raise AssertionError("the handler ran with a degenerate timeout")
+
+    return standard_tool(name="never", description="Never runs.", execute=handler)
+
+
+def _kind(bad: object) -> type[Exception]:
+    return ValueError if isinstance(bad, (int, float)) and not isinstance(bad, bool) else TypeError
+
+
+@pytest.mark.parametrize("bad", _DEGENERATE)
+async def test_a_degenerate_timeout_is_refused_by_every_call_api(bad: Any) -> None:
+    kit = Toolkit([_untouchable()])
+    with pytest.raises(_kind(bad), match=r"Toolkit\.execute: timeout: must be a positive"):
+        await asyncio.to_thread(kit.execute, "never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"Toolkit\.aexecute: timeout: must be a positive"):
+        await kit.aexecute("never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"Toolkit\.astream: timeout: must be a positive"):
+        kit.astream("never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"run_openai_chat_tool_calls: timeout: must be"):
+        await run_openai_chat_tool_calls(_chat([("never", {})]), kit, timeout=bad)
+    blocks = {"content": [{"type": "tool_use", "id": "c", "name": "never", "input": {}}]}
+    with pytest.raises(_kind(bad), match=r"run_anthropic_tool_calls: timeout: must be"):
+        await run_anthropic_tool_calls(blocks, kit, timeout=bad)
+
+
+@pytest.mark.parametrize("bad", [*_DEGENERATE, None.__class__])
+def test_a_degenerate_timeout_is_refused_when_building(bad: Any) -> None:
+    with pytest.raises(TypeError, match="timeout: must be a positive number"):
+        Toolkit([], timeout=bad)
+    with pytest.raises(ToolDefinitionError, match="timeout: must be a positive number"):
+        tool(timeout=bad)(lambda: None)
+
+
+def test_inf_and_positive_numbers_are_accepted_everywhere() -> None:
+    @tool
+    def quick() -> str:
+        """Quick."""
+        return "ok"
+
+    for good in (math.inf, 1, 0.5, 1e9):
+        assert Toolkit([quick], timeout=good).execute("quick", {}, timeout=good).value == "ok"
+
+
+@pytest.mark.parametrize("bad", [-math.inf, math.nan, 0, True, "5"])
+def test_a_degenerate_timeout_is_refused_by_the_mcp_servers(bad: Any) -> None:
+    from mcp.server import MCPServer
+
+    from standard_tool.mcp import register, server
+    from standard_tool.providers import mcp_tool_handlers
+
+    with pytest.raises(_kind(bad), match=r"mcp_tool_handlers: timeout: must be"):
+        mcp_tool_handlers([_untouchable()], timeout=bad)
+    with pytest.raises(_kind(bad), match=r"server: timeout: must be"):
+        server([_untouchable()], timeout=bad)
+    with pytest.raises(_kind(bad), match=r"register: timeout: must be"):
+        register(MCPServer("s"), [_untouchable()], timeout=bad)

@@ -12,12 +12,14 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
   ECMA-262 meaning JSON Schema gives it rather than Python's.
 - ``fresh_copy`` / ``Snapshot``: the one way a cached schema or declaration is
   handed out, so no caller can change what the next one gets.
+- ``timeout_problem`` / ``checked_timeout``: the one rule for what a timeout may be.
 """
 
 from __future__ import annotations
 
 import functools
 import marshal
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Generic, cast
@@ -32,6 +34,7 @@ _T = TypeVar("_T")
 __all__ = [
     "MISSING",
     "Snapshot",
+    "checked_timeout",
     "ecma_regex",
     "fresh_copy",
     "is_async_callable",
@@ -41,6 +44,7 @@ __all__ = [
     "resolve_pointer",
     "safe_repr",
     "safe_str",
+    "timeout_problem",
     "truncate_text",
 ]
 
@@ -100,6 +104,44 @@ class Snapshot(Generic[_T]):
         import copy
 
         return copy.deepcopy(cast("_T", self._value))  # marshal refused it once already
+
+
+def timeout_problem(timeout: object) -> str | None:
+    """Return why ``timeout`` is not a usable timeout, or ``None`` when it is.
+
+    A timeout is ``None`` (no deadline of its own), a positive finite number of
+    seconds (``int`` or ``float``), or ``math.inf`` (no deadline). Everything else is
+    refused: zero, negative numbers, ``-inf``, ``nan``, ``bool`` and non-numbers.
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        return (
+            "timeout: must be a positive number of seconds, math.inf or None, "
+            f"got {type(timeout).__name__} {safe_repr(timeout, 40)}"
+        )
+    if math.isnan(timeout) or timeout <= 0:
+        return (
+            "timeout: must be a positive number of seconds, math.inf or None, "
+            f"got {safe_repr(timeout, 40)}"
+        )
+    return None
+
+
+def checked_timeout(timeout: float | None, where: str) -> float | None:
+    """Return ``timeout`` as a ``float`` (or ``None``), refusing what ``timeout_problem`` refuses.
+
+    Raises:
+        TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+        ValueError: it is zero, negative, ``-inf`` or ``nan``.
+    """
+    if timeout is None:
+        return None
+    problem = timeout_problem(timeout)
+    if problem is None:
+        return float(timeout)
+    wrong_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+    raise (TypeError if wrong_type else ValueError)(f"{where}: {problem}")
 
 
 class _Missing:

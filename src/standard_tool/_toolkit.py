@@ -46,7 +46,12 @@ from standard_tool._core import (
     StandardToolV0Definition,
     StandardToolValidationError,
 )
-from standard_tool._shared import is_async_callable, truncate_text
+from standard_tool._shared import (
+    checked_timeout,
+    is_async_callable,
+    timeout_problem,
+    truncate_text,
+)
 
 __all__ = [
     "DuplicateToolNameError",
@@ -422,8 +427,9 @@ class Toolkit:
         problems: builtins.list[str] = []
         if name is not None and not isinstance(cast("object", name), str):
             problems.append(f"name: must be a string or None, got {type(name).__name__}")
-        if not _is_timeout(timeout):
-            problems.append(f"timeout: must be a positive number or None, got {timeout!r:.40}")
+        timeout_wrong = timeout_problem(timeout)
+        if timeout_wrong is not None:
+            problems.append(timeout_wrong)
         by_name: dict[str, AnyTool] = {}
         duplicates: dict[str, int] = {}
         for index, tool in enumerate(tools):
@@ -627,10 +633,16 @@ class Toolkit:
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
+
+        Raises:
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
         import asyncio
 
         start = _clock()
+        if timeout is not None:
+            timeout = checked_timeout(timeout, "Toolkit.aexecute")
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
@@ -721,7 +733,12 @@ class Toolkit:
             timeout: as for ``aexecute``.
             call_id: copied to the result, the context and every event.
             trace_id: copied to the context.
+
+        Raises:
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
+        timeout = checked_timeout(timeout, "Toolkit.astream")
 
         async def start(listener: ProgressCallback) -> ToolResult:
             return await self.aexecute(
@@ -777,6 +794,8 @@ class Toolkit:
         Raises:
             ToolkitLoopError: the tool is async and an event loop is running in this
                 thread (a ``RuntimeError``).
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
         start = _clock()
         if timeout is None and name in self._inline:  # the common case, first
@@ -803,6 +822,8 @@ class Toolkit:
                 metadata = _NO_METADATA if made is None else collected_metadata(made)
                 return _succeeded(name, call_id, value, start, metadata)
             return self._awaitable(name, value, None, call_id, start)
+        if timeout is not None:
+            timeout = checked_timeout(timeout, "Toolkit.execute")
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
@@ -989,14 +1010,7 @@ class RenamedTool:
 
 
 def _is_timeout(timeout: object) -> bool:
-    if timeout is None:
-        return True
-    return (
-        isinstance(timeout, (int, float))
-        and not isinstance(timeout, bool)
-        and not math.isnan(timeout)
-        and timeout > 0
-    )
+    return timeout_problem(timeout) is None
 
 
 def _tool_timeout(tool: object, default: float | None) -> float | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections.abc
 import inspect
-import math
 import types
 import typing
 from collections.abc import (
@@ -65,7 +64,7 @@ from standard_tool._function._codegen import (
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
-from standard_tool._shared import Snapshot, truncate_text
+from standard_tool._shared import Snapshot, timeout_problem, truncate_text
 
 __all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
 
@@ -1072,19 +1071,10 @@ def _callable(fn: Any) -> Callable[..., Any]:
 
 
 def _check_timeout(timeout: object, label: str) -> float | None:
-    if timeout is None:
-        return None
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or math.isnan(timeout)
-        or timeout <= 0
-    ):
-        raise ToolDefinitionError(
-            f"tool {label!r}: timeout must be a positive number of seconds or None, "
-            f"got {timeout!r:.40}"
-        )
-    return float(timeout)
+    problem = timeout_problem(timeout)
+    if problem is not None:
+        raise ToolDefinitionError(f"tool {label!r}: {problem}")
+    return None if timeout is None else float(cast("float", timeout))
 
 
 #: The MCP tool annotations (2025-06-18 schema) and the type each must have.

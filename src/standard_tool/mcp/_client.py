@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from standard_tool._context import ToolContext, current_context
 from standard_tool._core import StandardToolError, ToolDefinitionError, build_tool
-from standard_tool._shared import truncate_text
+from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.schemas._base import InvalidSchemaError
 
 if TYPE_CHECKING:
@@ -311,6 +311,8 @@ async def import_tools(
             kit = Toolkit(await import_tools(session, prefix="fs_"))
         ```
     """
+    seconds = checked_timeout(timeout, "import_tools")
+    timeout = DEFAULT_TIMEOUT if seconds is None else seconds
     entries = await _list(session, timeout)
     tools: list[MCPTool] = []
     problems: list[str] = []

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import Literal
 
 from standard_tool._context import ProgressEvent
-from standard_tool._shared import truncate_text
+from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
 from standard_tool.providers._runner import Tools, toolkit
@@ -190,6 +190,7 @@ def server(
     from mcp import types
     from mcp.server.lowlevel import Server
 
+    timeout = checked_timeout(timeout, "server")
     kit = toolkit(tools)
     listed = types.ListToolsResult.model_validate(
         {"tools": tools_list_entries(kit, annotations=annotations)}
