@@ -445,3 +445,71 @@ def test_a_degenerate_timeout_is_refused_by_the_mcp_servers(bad: Any) -> None:
         server([_untouchable()], timeout=bad)
     with pytest.raises(_kind(bad), match=r"register: timeout: must be"):
         register(MCPServer("s"), [_untouchable()], timeout=bad)
+
+
+# -- issue 26: a late async handler that ignores cancellation is abandoned safely -------
+
+
+def _in_a_thread(fn: Any) -> threading.Thread:
+    """Run ``fn`` in a daemon thread (so a hang cannot hold the test run) and start it."""
+    thread = threading.Thread(target=fn, daemon=True)
+    thread.start()
+    return thread
+
+
+def _stubborn_tool(cleaned: threading.Event) -> Any:
+    async def stubborn(value: Any) -> str:
+        try:
+            while True:
+                try:
+                    await asyncio.sleep(30)
+                except asyncio.CancelledError:
+                    continue  # ignored, every time
+        finally:
+            cleaned.set()
+
+    return standard_tool(name="stubborn", description="Ignore cancellation.", execute=stubborn)
+
+
+def test_asyncio_run_of_a_stubborn_async_call_returns_and_its_cleanup_runs(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    results: list[Any] = []
+    thread = _in_a_thread(
+        lambda: results.append(asyncio.run(kit.aexecute("stubborn", {}, timeout=0.2)))
+    )
+    thread.join(20)
+    assert not thread.is_alive()  # asyncio.run no longer waits for the abandoned task
+    assert results[0].error == "timed out after 0.2 s"
+    assert cleaned.is_set()  # its finally block ran when it was closed
+    import gc
+
+    gc.collect()
+    assert not [r for r in caplog.records if r.name == "asyncio"]  # nothing "never retrieved"
+
+
+def test_a_runner_s_stubborn_async_calls_are_abandoned_and_asyncio_run_returns() -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    messages: list[Any] = []
+
+    def run() -> None:
+        response = _chat([("stubborn", {}), ("stubborn", {})])
+        messages.extend(asyncio.run(run_openai_chat_tool_calls(response, kit, timeout=0.2)))
+
+    thread = _in_a_thread(run)
+    thread.join(20)
+    assert not thread.is_alive()
+    assert [m["content"] for m in messages] == ["Error: timed out after 0.2 s"] * 2
+    assert cleaned.is_set()
+
+
+def test_a_sync_caller_of_a_stubborn_async_call_leaves_no_thread_behind() -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    before = _workers()
+    assert kit.execute("stubborn", {}, timeout=0.2).error == "timed out after 0.2 s"
+    assert cleaned.wait(10)
+    assert _wait_for_workers(before) == before

@@ -301,12 +301,15 @@ def _unpack(outcome: _Outcome) -> Any:
 
 
 #: How long a cancelled async call may take to finish its cleanup before its
-#: timeout result is returned anyway (a handler that swallows ``CancelledError``
-#: is then left to finish on its own; its result is dropped).
+#: timeout result is returned anyway. A handler still running then (it swallowed
+#: its ``CancelledError``) is closed: see ``_abandon``.
 CANCEL_GRACE = 0.1
 
-#: Tasks whose handler ignored cancellation: kept referenced until they end.
+#: Tasks that could not be closed either: kept referenced until they end.
 _ORPHANS: set[Any] = set()
+
+#: How many times ``_abandon`` throws ``GeneratorExit`` into a handler that awaits again.
+_CLOSE_TRIES = 3
 
 
 def _drop_orphan(task: Any) -> None:
@@ -315,12 +318,43 @@ def _drop_orphan(task: Any) -> None:
         task.exception()  # retrieved, so it is not logged as never retrieved
 
 
+def _abandon(task: Any) -> None:
+    """End a late task whose handler ignored its cancellation for ``CANCEL_GRACE``.
+
+    Left running, it would hold ``asyncio.run`` (which waits for every task at its
+    end) and its thread for as long as it likes. Its coroutine is closed instead, as
+    Python closes an abandoned generator: ``GeneratorExit`` is raised where it
+    waits, so its ``finally`` blocks and context managers run, but it cannot wait
+    any more. The task then ends (with an error nobody is told about) on the next
+    turn of the loop. Only a handler that also swallows ``GeneratorExit`` ``_CLOSE_TRIES``
+    times is left to run on; it is kept referenced until it ends.
+    """
+    get_coro = getattr(task, "get_coro", None)  # a bare future has no coroutine
+    coro = None if get_coro is None else get_coro()
+    close = getattr(coro, "close", None)
+    if close is not None:
+        for _ in range(_CLOSE_TRIES):
+            try:
+                close()
+                break
+            except RuntimeError:  # it awaited again on its way out: throw once more
+                continue
+            except Exception:  # what its cleanup raised: it is closed all the same
+                break
+    task.cancel()  # wakes the task, which finds its coroutine closed and ends
+    if task.done():
+        _drop_orphan(task)
+    else:
+        _ORPHANS.add(task)
+        task.add_done_callback(_drop_orphan)
+
+
 async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     """Await ``awaitable`` for at most ``timeout`` seconds, cancelling it when late.
 
     Unlike ``asyncio.wait_for`` this tells our timeout apart from a ``TimeoutError``
     the tool raises itself, and it returns on time even when the awaitable
-    swallows its cancellation.
+    swallows its cancellation (the task is then closed: ``_abandon``).
     """
     import asyncio  # here, not at the top: asyncio costs more than the package
 
@@ -337,8 +371,7 @@ async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     if task.done():
         _drop_orphan(task)
     else:
-        _ORPHANS.add(task)
-        task.add_done_callback(_drop_orphan)
+        _abandon(task)
     raise _ToolTimeout
 
 
@@ -1439,5 +1472,4 @@ async def _wait_all(
             if task.done():
                 _drop_orphan(task)
             else:
-                _ORPHANS.add(task)
-                task.add_done_callback(_drop_orphan)
+                _abandon(task)
