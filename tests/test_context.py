@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import sys
 import threading
 import time
 from typing import Any
@@ -513,3 +514,66 @@ def test_a_sync_caller_of_a_stubborn_async_call_leaves_no_thread_behind() -> Non
     assert kit.execute("stubborn", {}, timeout=0.2).error == "timed out after 0.2 s"
     assert cleaned.wait(10)
     assert _wait_for_workers(before) == before
+
+
+# -- issue 26: the worker threads of sync calls with a deadline are bounded and freed ---
+
+
+def _pool_threads() -> int:
+    names = ("standard-tool-call", "standard-tool-idle")
+    return sum(1 for t in threading.enumerate() if t.name in names)
+
+
+def _wait_for_pool(at_most: int) -> int:
+    deadline = time.monotonic() + 5
+    while _pool_threads() > at_most and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return _pool_threads()
+
+
+async def test_fifty_timed_out_calls_leave_at_most_a_few_threads_once_released() -> None:
+    from standard_tool._toolkit import KEEP_IDLE, MAX_WORKERS
+
+    release = threading.Event()
+
+    @tool(timeout=0.1)
+    def stuck() -> str:
+        """Wait to be released, ignoring the deadline."""
+        release.wait(30)
+        return "late"
+
+    kit = Toolkit([stuck])
+    peak = 0
+
+    async def watch() -> None:
+        nonlocal peak
+        for _ in range(20):
+            peak = max(peak, _pool_threads())
+            await asyncio.sleep(0.01)
+
+    results, _ = await asyncio.gather(
+        asyncio.gather(*(kit.aexecute("stuck", {}) for _ in range(50))), watch()
+    )
+    assert {r.error for r in results} == {"timed out after 0.1 s"}
+    assert peak <= MAX_WORKERS + 2  # bounded (two spare for threads of other tests)
+    release.set()
+    assert await asyncio.to_thread(_wait_for_pool, KEEP_IDLE) <= KEEP_IDLE
+
+
+def test_back_to_back_calls_with_a_deadline_reuse_one_thread() -> None:
+    @tool(timeout=5)
+    def quick(n: int) -> int:
+        """Return n."""
+        return n
+
+    kit = Toolkit([quick])
+    assert kit.execute("quick", {"n": 0}).value == 0
+    before = _pool_threads()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: a caller woken too early shows
+    try:
+        for n in range(300):
+            assert kit.execute("quick", {"n": n}).value == n
+    finally:
+        sys.setswitchinterval(interval)
+    assert _pool_threads() <= max(before, 1)

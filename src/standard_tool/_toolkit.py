@@ -213,39 +213,65 @@ _Outcome = tuple[bool, Any]
 #: Seconds an idle worker thread waits for another job before it ends.
 WORKER_IDLE = 10.0
 
+#: Most worker threads alive at once; past that, jobs wait in line for a thread
+#: (a waiting call's deadline still counts, so it times out on time).
+MAX_WORKERS = 40
+
+#: Idle threads kept for the next calls; a thread that finds this many idle ends.
+KEEP_IDLE = 2
+
 _BUSY_NAME = "standard-tool-call"
 _IDLE_NAME = "standard-tool-idle"
 
 
 class _Workers:
-    """Daemon threads that run sync calls which have a deadline.
+    """Daemon threads that run sync calls which have a deadline (at most ``MAX_WORKERS``).
 
-    A thread that finished its job waits a while (``WORKER_IDLE``) for the next,
-    so a call does not pay to start one. The pool has no size limit: a job goes
-    to an idle thread, else to a new one, so a call that never returns holds
-    only its own thread and never starves the others. A thread is named
-    ``standard-tool-call`` while it runs a job and ``standard-tool-idle`` between
-    jobs.
+    A job goes to an idle thread, else to a new one while there are fewer than
+    ``MAX_WORKERS``, else it waits in line. A thread is counted idle *before* its
+    caller is woken, so back-to-back calls reuse one thread. A thread that finishes
+    while ``KEEP_IDLE`` others are idle ends at once, and an idle one ends after
+    ``WORKER_IDLE`` seconds without a job, so a burst of timed-out calls leaves no
+    crowd of threads behind. A thread is named ``standard-tool-call`` while it runs
+    a job and ``standard-tool-idle`` between jobs.
+
+    Why not ``concurrent.futures.ThreadPoolExecutor``: it keeps every thread it
+    started until it is shut down (for a module-level pool, until the process
+    ends), so after fifty calls that timed out together it keeps fifty threads
+    (counted with ``threading.active_count`` in issue 26; ``max_workers`` only
+    lowers that to the bound), and its own idle count is raised after the
+    caller's future is set. ``asyncio.to_thread`` and anyio need a running event
+    loop, and ``Toolkit.execute`` has none.
     """
 
-    __slots__ = ("_idle", "_jobs", "_lock")
+    __slots__ = ("_backlog", "_idle", "_jobs", "_lock", "_threads")
 
     def __init__(self) -> None:
         import queue
 
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Callable[[Any], None]]] = (
+            queue.SimpleQueue()
+        )
         self._lock = threading.Lock()
-        self._idle = 0
+        self._idle = 0  # threads waiting for a job, less the jobs already promised to them
+        self._threads = 0
+        self._backlog = 0  # jobs in line that no thread was promised yet
 
-    def submit(self, job: Callable[[], None]) -> None:
-        """Run ``job`` (which must not raise) in a worker thread."""
+    def submit(self, work: Callable[[], Any], deliver: Callable[[Any], None] = bool) -> None:
+        """Run ``work()`` in a worker thread, then ``deliver(its result)``; neither may raise.
+
+        The thread counts itself idle before ``deliver`` wakes the caller.
+        """
         with self._lock:
-            self._jobs.put(job)
+            self._jobs.put((work, deliver))
             if self._idle:
-                self._idle -= 1  # that thread will take it
+                self._idle -= 1  # an idle thread will take it
                 return
-        # Idle until it takes a job: an idle thread may take this one first.
-        threading.Thread(target=self._work, name=_IDLE_NAME, daemon=True).start()
+            if self._threads >= MAX_WORKERS:
+                self._backlog += 1  # the next thread to finish takes it
+                return
+            self._threads += 1
+        threading.Thread(target=self._work, name=_BUSY_NAME, daemon=True).start()
 
     def _work(self) -> None:
         import queue
@@ -254,42 +280,60 @@ class _Workers:
         jobs = self._jobs
         while True:
             try:
-                job = jobs.get(timeout=WORKER_IDLE)
+                work, deliver = jobs.get(timeout=WORKER_IDLE)
             except queue.Empty:
                 with self._lock:
                     if jobs.empty():  # else a job was put for this thread: take it
                         self._idle -= 1
+                        self._threads -= 1
                         return
                 continue
             me.name = _BUSY_NAME
-            job()
-            del job  # an idle thread must not keep the last call's tool and input alive
-            me.name = _IDLE_NAME
+            outcome = work()
+            ending = False
             with self._lock:
-                self._idle += 1
+                if self._backlog:
+                    self._backlog -= 1  # this thread takes the next job in line
+                elif self._idle >= KEEP_IDLE:
+                    self._threads -= 1
+                    ending = True
+                else:
+                    self._idle += 1
+                    me.name = _IDLE_NAME
+            deliver(outcome)
+            # An idle thread must not keep the last call's tool, input and result alive.
+            del work, deliver, outcome
+            if ending:
+                return
 
 
 _WORKERS = _Workers()
 
 
 def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
-    """Run ``fn`` in a worker thread (with a copy of the context); return its future."""
+    """Run ``fn`` in a worker thread (with a copy of the context); return its future.
+
+    A caller that gives up cancels the future: a job still waiting in line then
+    never runs.
+    """
     import concurrent.futures
 
     future: concurrent.futures.Future[_Outcome] = concurrent.futures.Future()
     context = contextvars.copy_context()
 
-    def work() -> None:
+    def work() -> _Outcome | None:
         if not future.set_running_or_notify_cancel():
-            return
+            return None
         try:
-            result = context.run(fn)
+            return (True, context.run(fn))
         except BaseException as exc:  # handed to the waiting caller, who decides
-            future.set_result((False, exc))
-        else:
-            future.set_result((True, result))
+            return (False, exc)
 
-    _WORKERS.submit(work)
+    def deliver(outcome: _Outcome | None) -> None:
+        if outcome is not None:
+            future.set_result(outcome)
+
+    _WORKERS.submit(work, deliver)
     return future
 
 
@@ -885,6 +929,7 @@ class Toolkit:
             try:
                 result: ToolResult = _unpack(late.result(limit + 2 * CANCEL_GRACE))
             except concurrent.futures.TimeoutError as exc:
+                late.cancel()  # still in line for a thread: never run it
                 return self._failed(name, call_id, start, _timeout_text(limit), exc)
             return result
         listener = self.on_progress if on_progress is None else on_progress
@@ -917,6 +962,7 @@ class Toolkit:
             try:
                 outcome = future.result(limit)
             except concurrent.futures.TimeoutError as exc:
+                future.cancel()  # still in line for a thread: never run it
                 context.cancel()
                 raise _ToolTimeout from exc
             value = _unpack(outcome)
