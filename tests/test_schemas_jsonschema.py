@@ -224,9 +224,9 @@ def test_collection_stops_at_the_bound_and_says_so() -> None:
     schema = from_json_schema({"type": "array", "items": {"type": "integer"}})
     issues = schema.__standard__.validate(["x"] * 1_000_000).issues
     assert issues is not None
-    assert len(issues) == 101
+    assert len(issues) == 50  # the first 49 and the marker: at most 50 in all
     assert issues[0] == Issue("expected integer", (0,))
-    assert issues[-1] == Issue("validation stopped after 100 issues", None)
+    assert issues[-1] == Issue("validation stopped after 50 issues", None)
 
 
 def test_deep_and_self_containing_values_are_issues_naming_the_path() -> None:

@@ -13,6 +13,7 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 - ``fresh_copy`` / ``Snapshot``: the one way a cached schema or declaration is
   handed out, so no caller can change what the next one gets.
 - ``timeout_problem`` / ``checked_timeout``: the one rule for what a timeout may be.
+- ``MAX_ISSUES`` / ``STOPPED``: the one bound on the issues of one validation.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from standard_tool._core import is_async_callable, safe_str, truncate_text
 _T = TypeVar("_T")
 
 __all__ = [
+    "MAX_ISSUES",
     "MISSING",
+    "STOPPED",
     "Snapshot",
     "checked_timeout",
     "ecma_regex",
@@ -47,6 +50,16 @@ __all__ = [
     "timeout_problem",
     "truncate_text",
 ]
+
+
+#: Most issues one validation reports, the stop marker included: a validator stops
+#: looking at its ``MAX_ISSUES``-th problem and reports the first ``MAX_ISSUES - 1``
+#: followed by ``STOPPED`` (an issue without a path), so ``len(issues) <= MAX_ISSUES``.
+MAX_ISSUES = 50
+
+#: The message of the last issue of a validation that stopped looking (the core's
+#: ``StandardToolValidationError`` then says "and at least N more issues").
+STOPPED = f"validation stopped after {MAX_ISSUES} issues"
 
 
 def safe_repr(obj: object, limit: int = 80) -> str:

@@ -32,7 +32,7 @@ from jsonschema import Draft7Validator, Draft202012Validator, validators
 from jsonschema import exceptions as _exceptions
 
 from standard_tool._core import FailureResult, Issue, SuccessResult
-from standard_tool._shared import ecma_regex, truncate_text
+from standard_tool._shared import MAX_ISSUES, STOPPED, ecma_regex, truncate_text
 from standard_tool.dialects import copy_schema, detect_dialect
 from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter
 
@@ -42,8 +42,6 @@ __all__ = ["ECMA_VALIDATORS", "JSONSchema", "JSONSchemaProps", "from_json_schema
 _best_match: Callable[[Iterable[Any]], Any] = getattr(_exceptions, "best_match")  # noqa: B009
 _ValidationError: Any = _exceptions.ValidationError
 _MAX_SHOWN = 80
-#: Issues collected before validation stops (a million bad items must not cost GBs).
-MAX_ISSUES = 100
 
 
 # --------------------------------------------------------------------------------------
@@ -152,11 +150,9 @@ class JSONSchemaProps:
         try:
             for error in self._iter_errors(value):
                 errors.append(error)
-                if len(errors) >= MAX_ISSUES:
-                    issues = [*_issues(errors)][:MAX_ISSUES]
-                    issues.append(
-                        Issue(f"validation stopped after {MAX_ISSUES} issues", None, "invalid")
-                    )
+                if len(errors) >= MAX_ISSUES:  # a million bad items must not cost GBs
+                    issues = [*_issues(errors)][: MAX_ISSUES - 1]
+                    issues.append(Issue(STOPPED, None, "invalid"))
                     return FailureResult(tuple(issues))
         except RecursionError:
             return FailureResult((_too_deep(value),))
