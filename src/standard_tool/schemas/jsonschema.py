@@ -34,7 +34,7 @@ from jsonschema import exceptions as _exceptions
 from standard_tool._core import FailureResult, Issue, SuccessResult
 from standard_tool._shared import MAX_ISSUES, STOPPED, ecma_regex, truncate_text
 from standard_tool.dialects import copy_schema, detect_dialect
-from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter
+from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter, too_deep_issue
 
 __all__ = ["ECMA_VALIDATORS", "JSONSchema", "JSONSchemaProps", "from_json_schema"]
 
@@ -168,45 +168,8 @@ class JSONSchemaProps:
         return FailureResult(tuple(_issues(errors)))
 
 
-#: How deep a value may nest before the issue for a validator's ``RecursionError`` names it.
-MAX_DEPTH = 100
-
-
-def _too_deep(value: object) -> Issue:
-    """Say where a value the validator could not walk loops or nests too deep.
-
-    A depth-first walk without recursion, visiting each list or dict once: one that
-    contains itself is named at the path where it repeats, else the first container
-    ``MAX_DEPTH`` levels down. When neither is found (the schema's own ``$ref`` chain
-    was what ran deep) the issue has no path.
-    """
-    open_ids: set[int] = set()  # containers on the current path
-    done: set[int] = set()  # containers walked already (shared ones are walked once)
-    stack: list[tuple[object, tuple[str | int, ...]] | int] = [(value, ())]
-    while stack:
-        entry = stack.pop()
-        if isinstance(entry, int):  # leaving a container
-            open_ids.discard(entry)
-            done.add(entry)
-            continue
-        node, path = entry
-        if isinstance(node, dict):
-            children: Iterable[tuple[str | int, object]] = cast("dict[str, object]", node).items()
-        elif isinstance(node, list):
-            children = enumerate(cast("list[object]", node))
-        else:
-            continue
-        key = id(cast(object, node))
-        if key in open_ids:
-            return Issue("contains itself", path, "invalid")
-        if key in done:
-            continue
-        if len(path) >= MAX_DEPTH:
-            return Issue(f"nested more than {MAX_DEPTH} levels deep", path, "invalid")
-        open_ids.add(key)
-        stack.append(key)
-        stack.extend((child, (*path, name)) for name, child in reversed(list(children)))
-    return Issue("nested too deeply to check", None, "invalid")
+#: The issue for a value the validator could not walk (``schemas._base.too_deep_issue``).
+_too_deep = too_deep_issue
 
 
 class JSONSchema:
