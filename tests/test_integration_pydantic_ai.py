@@ -471,3 +471,19 @@ async def test_a_tool_in_the_agent_loop_sees_the_call_id_and_its_deadline_holds(
     }
     assert (late.call_id, late.kind) == ("pa_8", "failed")
     assert "timed out after 0.05 s" in late.text
+
+
+# -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
+
+
+@pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
+def test_from_pydantic_ai_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
+    from standard_tool.schemas import InvalidSchemaError
+    from tests.test_integration_langchain import HOSTILE_SCHEMAS
+
+    schema = next(s for key, s in HOSTILE_SCHEMAS.items() if reason in key)
+    hostile = Tool.from_schema(
+        lambda **kw: "x", name="hostile", description="d", json_schema=schema
+    )
+    with pytest.raises(InvalidSchemaError, match=r"^from_pydantic_ai: tool 'hostile': "):
+        from_pydantic_ai(hostile)

@@ -39,6 +39,7 @@ __all__ = [
     "Snapshot",
     "checked_timeout",
     "ecma_regex",
+    "ecma_source",
     "fresh_copy",
     "is_async_callable",
     "pointer_ref",
@@ -241,7 +242,21 @@ _INSIDE = {"d": "0-9", "w": "A-Za-z0-9_", "s": _ECMA_SPACE}
 
 @functools.lru_cache(maxsize=1024)
 def ecma_regex(pattern: str) -> re.Pattern[str]:
-    r"""Compile a JSON Schema ``pattern`` with its ECMA-262 meaning.
+    r"""Compile a JSON Schema ``pattern`` with its ECMA-262 meaning (``ecma_source``).
+
+    Python's ``re`` backtracks without bound: use it for patterns you wrote; the
+    JSON Schema adapter matches the patterns of schemas from elsewhere with a
+    time budget.
+
+    Raises:
+        re.error: the pattern is not a valid regular expression.
+    """
+    return re.compile(ecma_source(pattern), re.ASCII)
+
+
+@functools.lru_cache(maxsize=1024)
+def ecma_source(pattern: str) -> str:
+    r"""Return a JSON Schema ``pattern`` as a Python regular expression (to compile ``ASCII``).
 
     JSON Schema patterns are ECMA-262 regular expressions; where that differs
     from Python's ``re``, this follows ECMA: ``$`` matches only at the very end
@@ -250,9 +265,6 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     ``\d`` and ``\w`` are ASCII and ``\s`` is ECMA whitespace; ``(?<name>...)``
     and ``\k<name>`` are named groups. Search semantics, as JSON Schema asks:
     the pattern may match anywhere unless anchored.
-
-    Raises:
-        re.error: the pattern is not a valid regular expression.
     """
     out: list[str] = []
     in_class = False
@@ -299,6 +311,6 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(c)
         i += 1
-    # ASCII: the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a class) then
-    # mean what they mean in ECMA-262.
-    return re.compile("".join(out), re.ASCII)
+    # Compiled ASCII, the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a
+    # class) then mean what they mean in ECMA-262.
+    return "".join(out)

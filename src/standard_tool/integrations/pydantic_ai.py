@@ -37,7 +37,7 @@ from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, Decode, run_calls
 from standard_tool.providers._text import text_result
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["from_pydantic_ai", "to_pydantic_ai"]
 
@@ -232,7 +232,9 @@ def from_pydantic_ai(pa_tool: Tool[Any]) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=pa_tool.name,
         description=pa_tool.description or "",
-        input_schema=from_json_schema(pa_tool.tool_def.parameters_json_schema),
+        input_schema=tool_schema(
+            pa_tool.tool_def.parameters_json_schema, "from_pydantic_ai", pa_tool.name
+        ),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)
