@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from pydantic_ai import ModelRetry, RunContext, Tool
 from pydantic_ai.exceptions import ToolFailed
+from pydantic_core import SchemaValidator, core_schema
 from typing_extensions import overload
 
 from standard_tool._core import (
@@ -169,6 +170,13 @@ def _to_pydantic_ai(
         takes_ctx=True,
     )
     pa_tool = cast("Tool[Any]", built)
+    # ``from_schema`` validates the arguments as any value and then calls the function
+    # with ``**arguments``, so arguments that are JSON but not an object (``[1, 2]``,
+    # ``"a"``) ended the run with a TypeError. A mapping validator makes them invalid
+    # arguments, which Pydantic AI answers by asking the model to retry.
+    pa_tool.function_schema.validator = SchemaValidator(
+        core_schema.dict_schema(keys_schema=core_schema.str_schema())
+    )
     pa_tool.strict = strict
     pa_tool.max_retries = max_retries
     return pa_tool
