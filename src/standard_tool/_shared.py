@@ -142,7 +142,7 @@ def timeout_problem(timeout: object) -> str | None:
     return None
 
 
-def checked_timeout(timeout: float | None, where: str) -> float | None:
+def checked_timeout(timeout: object, where: str) -> float | None:
     """Return ``timeout`` as a ``float`` (or ``None``), refusing what ``timeout_problem`` refuses.
 
     Raises:
@@ -153,7 +153,7 @@ def checked_timeout(timeout: float | None, where: str) -> float | None:
         return None
     problem = timeout_problem(timeout)
     if problem is None:
-        return float(timeout)
+        return float(cast("float", timeout))
     wrong_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
     raise (TypeError if wrong_type else ValueError)(f"{where}: {problem}")
 

@@ -224,6 +224,10 @@ _BUSY_NAME = "standard-tool-call"
 _IDLE_NAME = "standard-tool-idle"
 
 
+def _drop(outcome: object) -> None:
+    """Deliver nothing: the job handed its outcome on itself."""
+
+
 class _Workers:
     """Daemon threads that run sync calls which have a deadline (at most ``MAX_WORKERS``).
 
@@ -257,7 +261,7 @@ class _Workers:
         self._threads = 0
         self._backlog = 0  # jobs in line that no thread was promised yet
 
-    def submit(self, work: Callable[[], Any], deliver: Callable[[Any], None] = bool) -> None:
+    def submit(self, work: Callable[[], Any], deliver: Callable[[Any], None] = _drop) -> None:
         """Run ``work()`` in a worker thread, then ``deliver(its result)``; neither may raise.
 
         The thread counts itself idle before ``deliver`` wakes the caller.

@@ -47,6 +47,7 @@ from standard_tool._shared import (
     MAX_ISSUES,
     MISSING,
     STOPPED,
+    ecma_regex,
     ecma_source,
     pointer_text,
     resolve_pointer,
@@ -105,7 +106,11 @@ def _search(pattern: str, text: str) -> bool | None:
         if left <= 0:
             return None
     try:
-        return _bounded_regex(pattern).search(text, timeout=left) is not None
+        compiled = _bounded_regex(pattern)
+    except ImportError:  # ``ECMA_VALIDATORS`` used directly, on schemas one wrote oneself
+        return ecma_regex(pattern).search(text) is not None
+    try:
+        return compiled.search(text, timeout=left) is not None
     except TimeoutError:
         if budget is not None:
             budget[0] = 0.0  # spent: every later match of this validation fails at once
@@ -184,7 +189,9 @@ def _ecma(cls: Any) -> Any:
 
 
 #: ``jsonschema`` validator classes per dialect whose regex keywords use ECMA-262
-#: patterns (``standard_tool.testing`` checks tools against these too).
+#: patterns (``standard_tool.testing`` checks tools against these too), matched by
+#: ``regex`` within ``PATTERN_BUDGET`` (by ``re``, unbounded, when ``regex`` is missing:
+#: ``from_json_schema`` refuses a schema with patterns then).
 ECMA_VALIDATORS: dict[str, Any] = {
     "draft-2020-12": _ecma(Draft202012Validator),
     "draft-07": _ecma(Draft7Validator),
@@ -205,10 +212,12 @@ _REFERENCE_KEYS = ("$ref", "$dynamicRef")
 
 
 def _no_retrieval(uri: str) -> Any:
-    raise NoSuchResource(ref=uri)
+    raise _no_such_resource(ref=uri)
 
 
-_LOCAL_ONLY: Any = Registry(retrieve=_no_retrieval)  # pyright: ignore[reportUnknownArgumentType]
+# referencing's attrs classes: their keyword arguments are read as ``Any`` here.
+_no_such_resource: Any = NoSuchResource
+_LOCAL_ONLY: Any = cast("Any", Registry)(retrieve=_no_retrieval)
 
 
 def _shape_problem(schema: Mapping[str, Any]) -> str | None:
@@ -234,7 +243,7 @@ def _shape_problem(schema: Mapping[str, Any]) -> str | None:
             children = list(enumerate(cast("list[object]", node)))
         else:
             continue
-        key = id(node)
+        key = id(cast(object, node))
         if key in open_ids:
             return f"the schema contains itself at {_where(path)}"
         if key in done:

@@ -311,7 +311,7 @@ def _surrogate_path(value: object, culprit: object) -> tuple[str | int, ...] | N
         if id(node) in seen or len(path) >= MAX_DEPTH:
             continue
         if isinstance(node, dict):
-            seen.add(id(node))
+            seen.add(id(cast(object, node)))
             items = list(cast("dict[object, object]", node).items())
             for key, item in reversed(items):
                 at = (*path, key if isinstance(key, (str, int)) else safe_repr(key, 40))
@@ -319,7 +319,7 @@ def _surrogate_path(value: object, culprit: object) -> tuple[str | int, ...] | N
                 if isinstance(key, str):
                     stack.append((key, at))  # a key is named by its own path
         elif isinstance(node, (list, tuple)):
-            seen.add(id(node))
+            seen.add(id(cast(object, node)))
             sequence = cast("list[object]", list(cast("Any", node)))
             stack.extend((item, (*path, index)) for index, item in reversed([*enumerate(sequence)]))
     found = first if equal is None else equal
