@@ -419,6 +419,8 @@ async def test_a_degenerate_timeout_is_refused_by_every_call_api(bad: Any) -> No
 def test_a_degenerate_timeout_is_refused_when_building(bad: Any) -> None:
     with pytest.raises(TypeError, match="timeout: must be a positive number"):
         Toolkit([], timeout=bad)
+    with pytest.raises(_kind(bad), match="ToolContext: timeout: must be a positive number"):
+        ToolContext("t", timeout=bad)
     with pytest.raises(ToolDefinitionError, match="timeout: must be a positive number"):
         tool(timeout=bad)(lambda: None)
 
