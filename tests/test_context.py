@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import sys
 import threading
 import time
 from typing import Any
@@ -378,3 +379,203 @@ def test_threads_started_by_a_handler_share_its_one_context() -> None:
 
 def _record(seen: list[ToolContext | None]) -> None:
     seen.append(current_context())
+
+
+# -- issue 26: every API that takes a timeout refuses a degenerate one at once ----------
+
+_DEGENERATE = [-math.inf, math.nan, 0, 0.0, -1, -0.5, True, False, "5", [1], object()]
+
+
+def _untouchable() -> Any:
+    """A tool whose handler must never run: a degenerate timeout is refused first."""
+
+    def handler(value: Any) -> str:
+        raise AssertionError("the handler ran with a degenerate timeout")
+
+    return standard_tool(name="never", description="Never runs.", execute=handler)
+
+
+def _kind(bad: object) -> type[Exception]:
+    return ValueError if isinstance(bad, (int, float)) and not isinstance(bad, bool) else TypeError
+
+
+@pytest.mark.parametrize("bad", _DEGENERATE)
+async def test_a_degenerate_timeout_is_refused_by_every_call_api(bad: Any) -> None:
+    kit = Toolkit([_untouchable()])
+    with pytest.raises(_kind(bad), match=r"Toolkit\.execute: timeout: must be a positive"):
+        await asyncio.to_thread(kit.execute, "never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"Toolkit\.aexecute: timeout: must be a positive"):
+        await kit.aexecute("never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"Toolkit\.astream: timeout: must be a positive"):
+        kit.astream("never", {}, timeout=bad)
+    with pytest.raises(_kind(bad), match=r"run_openai_chat_tool_calls: timeout: must be"):
+        await run_openai_chat_tool_calls(_chat([("never", {})]), kit, timeout=bad)
+    blocks = {"content": [{"type": "tool_use", "id": "c", "name": "never", "input": {}}]}
+    with pytest.raises(_kind(bad), match=r"run_anthropic_tool_calls: timeout: must be"):
+        await run_anthropic_tool_calls(blocks, kit, timeout=bad)
+
+
+@pytest.mark.parametrize("bad", [*_DEGENERATE, None.__class__])
+def test_a_degenerate_timeout_is_refused_when_building(bad: Any) -> None:
+    with pytest.raises(TypeError, match="timeout: must be a positive number"):
+        Toolkit([], timeout=bad)
+    with pytest.raises(_kind(bad), match="ToolContext: timeout: must be a positive number"):
+        ToolContext("t", timeout=bad)
+    with pytest.raises(ToolDefinitionError, match="timeout: must be a positive number"):
+        tool(timeout=bad)(lambda: None)
+
+
+def test_inf_and_positive_numbers_are_accepted_everywhere() -> None:
+    @tool
+    def quick() -> str:
+        """Quick."""
+        return "ok"
+
+    for good in (math.inf, 1, 0.5, 1e9):
+        assert Toolkit([quick], timeout=good).execute("quick", {}, timeout=good).value == "ok"
+
+
+@pytest.mark.parametrize("bad", [-math.inf, math.nan, 0, True, "5"])
+def test_a_degenerate_timeout_is_refused_by_the_mcp_servers(bad: Any) -> None:
+    from mcp.server import MCPServer
+
+    from standard_tool.mcp import register, server
+    from standard_tool.providers import mcp_tool_handlers
+
+    with pytest.raises(_kind(bad), match=r"mcp_tool_handlers: timeout: must be"):
+        mcp_tool_handlers([_untouchable()], timeout=bad)
+    with pytest.raises(_kind(bad), match=r"server: timeout: must be"):
+        server([_untouchable()], timeout=bad)
+    with pytest.raises(_kind(bad), match=r"register: timeout: must be"):
+        register(MCPServer("s"), [_untouchable()], timeout=bad)
+
+
+# -- issue 26: a late async handler that ignores cancellation is abandoned safely -------
+
+
+def _in_a_thread(fn: Any) -> threading.Thread:
+    """Run ``fn`` in a daemon thread (so a hang cannot hold the test run) and start it."""
+    thread = threading.Thread(target=fn, daemon=True)
+    thread.start()
+    return thread
+
+
+def _stubborn_tool(cleaned: threading.Event) -> Any:
+    async def stubborn(value: Any) -> str:
+        try:
+            while True:
+                try:
+                    await asyncio.sleep(30)
+                except asyncio.CancelledError:
+                    continue  # ignored, every time
+        finally:
+            cleaned.set()
+
+    return standard_tool(name="stubborn", description="Ignore cancellation.", execute=stubborn)
+
+
+def test_asyncio_run_of_a_stubborn_async_call_returns_and_its_cleanup_runs(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    results: list[Any] = []
+    thread = _in_a_thread(
+        lambda: results.append(asyncio.run(kit.aexecute("stubborn", {}, timeout=0.2)))
+    )
+    thread.join(20)
+    assert not thread.is_alive()  # asyncio.run no longer waits for the abandoned task
+    assert results[0].error == "timed out after 0.2 s"
+    assert cleaned.is_set()  # its finally block ran when it was closed
+    import gc
+
+    gc.collect()
+    assert not [r for r in caplog.records if r.name == "asyncio"]  # nothing "never retrieved"
+
+
+def test_a_runner_s_stubborn_async_calls_are_abandoned_and_asyncio_run_returns() -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    messages: list[Any] = []
+
+    def run() -> None:
+        response = _chat([("stubborn", {}), ("stubborn", {})])
+        messages.extend(asyncio.run(run_openai_chat_tool_calls(response, kit, timeout=0.2)))
+
+    thread = _in_a_thread(run)
+    thread.join(20)
+    assert not thread.is_alive()
+    assert [m["content"] for m in messages] == ["Error: timed out after 0.2 s"] * 2
+    assert cleaned.is_set()
+
+
+def test_a_sync_caller_of_a_stubborn_async_call_leaves_no_thread_behind() -> None:
+    cleaned = threading.Event()
+    kit = Toolkit([_stubborn_tool(cleaned)])
+    before = _workers()
+    assert kit.execute("stubborn", {}, timeout=0.2).error == "timed out after 0.2 s"
+    assert cleaned.wait(10)
+    assert _wait_for_workers(before) == before
+
+
+# -- issue 26: the worker threads of sync calls with a deadline are bounded and freed ---
+
+
+def _pool_threads() -> int:
+    names = ("standard-tool-call", "standard-tool-idle")
+    return sum(1 for t in threading.enumerate() if t.name in names)
+
+
+def _wait_for_pool(at_most: int) -> int:
+    deadline = time.monotonic() + 5
+    while _pool_threads() > at_most and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return _pool_threads()
+
+
+async def test_fifty_timed_out_calls_leave_at_most_a_few_threads_once_released() -> None:
+    from standard_tool._toolkit import KEEP_IDLE, MAX_WORKERS
+
+    release = threading.Event()
+
+    @tool(timeout=0.1)
+    def stuck() -> str:
+        """Wait to be released, ignoring the deadline."""
+        release.wait(30)
+        return "late"
+
+    kit = Toolkit([stuck])
+    peak = 0
+
+    async def watch() -> None:
+        nonlocal peak
+        for _ in range(20):
+            peak = max(peak, _pool_threads())
+            await asyncio.sleep(0.01)
+
+    results, _ = await asyncio.gather(
+        asyncio.gather(*(kit.aexecute("stuck", {}) for _ in range(50))), watch()
+    )
+    assert {r.error for r in results} == {"timed out after 0.1 s"}
+    assert peak <= MAX_WORKERS + 2  # bounded (two spare for threads of other tests)
+    release.set()
+    assert await asyncio.to_thread(_wait_for_pool, KEEP_IDLE) <= KEEP_IDLE
+
+
+def test_back_to_back_calls_with_a_deadline_reuse_one_thread() -> None:
+    @tool(timeout=5)
+    def quick(n: int) -> int:
+        """Return n."""
+        return n
+
+    kit = Toolkit([quick])
+    assert kit.execute("quick", {"n": 0}).value == 0
+    before = _pool_threads()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: a caller woken too early shows
+    try:
+        for n in range(300):
+            assert kit.execute("quick", {"n": n}).value == n
+    finally:
+        sys.setswitchinterval(interval)
+    assert _pool_threads() <= max(before, 1)

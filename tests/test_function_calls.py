@@ -228,7 +228,7 @@ def test_tool_twice_is_refused() -> None:
 
 @pytest.mark.parametrize("bad", [0, -1, float("nan"), "5", True])
 def test_a_bad_timeout_is_refused(bad: Any) -> None:
-    with pytest.raises(ToolDefinitionError, match="timeout must be a positive number"):
+    with pytest.raises(ToolDefinitionError, match="timeout: must be a positive number"):
         tool(timeout=bad)(get_weather)
 
 

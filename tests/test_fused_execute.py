@@ -262,7 +262,7 @@ def test_more_broken_bounds_than_the_issue_limit_stop_where_the_full_check_stops
     assert outcome == _full(built, value)
     assert outcome[2][0] == ("must be greater than 0, got 0", ("lines", 0, "qty"))
     assert outcome[2][-2:] == (
-        ("must be greater than 0, got 0", ("lines", 49, "qty")),
+        ("must be greater than 0, got 0", ("lines", 48, "qty")),
         ("validation stopped after 50 issues", None),
     )
 

@@ -463,3 +463,32 @@ def test_a_plain_invoke_gets_a_generated_call_id_and_meta_still_works() -> None:
     lc = to_langchain(whoami, meta=lambda call: call.call_id)
     out = lc.invoke({"sku": "B-2"})
     assert out.startswith('{"sku": "B-2", "tool": "whoami", "call": "call_')
+
+
+# -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
+
+
+def _nested_schema(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+HOSTILE_SCHEMAS = {
+    "nests more than 128 levels deep": _nested_schema(150),
+    "unsupported \\$schema": {"$schema": "http://json-schema.org/draft-04/schema#"},
+    "points nowhere": {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}},
+    "points outside the schema": {"properties": {"x": {"$ref": "https://example.com/x.json"}}},
+}
+
+
+@pytest.mark.parametrize("reason", list(HOSTILE_SCHEMAS))
+def test_from_langchain_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
+    from standard_tool.schemas import InvalidSchemaError
+
+    hostile = StructuredTool.from_function(
+        func=lambda **kw: "x", name="hostile", description="d", args_schema=HOSTILE_SCHEMAS[reason]
+    )
+    with pytest.raises(InvalidSchemaError, match=rf"^from_langchain: tool 'hostile': .*{reason}"):
+        from_langchain(hostile)

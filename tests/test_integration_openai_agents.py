@@ -466,3 +466,26 @@ def test_a_tool_in_the_runner_sees_the_call_id_and_its_deadline_holds(model: Fak
         "raw": {"sku": "A-1"},
     }
     assert answers["oa_8"] == "Error: timed out after 0.05 s"
+
+
+# -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
+
+
+@pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
+def test_from_openai_agents_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
+    from standard_tool.schemas import InvalidSchemaError
+    from tests.test_integration_langchain import HOSTILE_SCHEMAS
+
+    async def invoke(ctx: Any, args: str) -> str:
+        return "x"
+
+    schema = next(s for key, s in HOSTILE_SCHEMAS.items() if reason in key)
+    hostile = FunctionTool(
+        name="hostile",
+        description="d",
+        params_json_schema=schema,
+        on_invoke_tool=invoke,
+        strict_json_schema=False,
+    )
+    with pytest.raises(InvalidSchemaError, match=r"^from_openai_agents: tool 'hostile': "):
+        from_openai_agents(hostile)

@@ -471,3 +471,42 @@ async def test_a_tool_in_the_agent_loop_sees_the_call_id_and_its_deadline_holds(
     }
     assert (late.call_id, late.kind) == ("pa_8", "failed")
     assert "timed out after 0.05 s" in late.text
+
+
+# -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
+
+
+@pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
+def test_from_pydantic_ai_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
+    from standard_tool.schemas import InvalidSchemaError
+    from tests.test_integration_langchain import HOSTILE_SCHEMAS
+
+    schema = next(s for key, s in HOSTILE_SCHEMAS.items() if reason in key)
+    hostile = Tool.from_schema(
+        lambda **kw: "x", name="hostile", description="d", json_schema=schema
+    )
+    with pytest.raises(InvalidSchemaError, match=r"^from_pydantic_ai: tool 'hostile': "):
+        from_pydantic_ai(hostile)
+
+
+# -- issue 26: arguments that are JSON but not an object ask the model to retry --------
+
+
+@pytest.mark.parametrize("arguments", ["[1, 2]", '"a"', "3", "null"])
+async def test_arguments_that_are_not_an_object_ask_the_model_to_retry(arguments: str) -> None:
+    seen: list[Answer] = []
+
+    def script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            return ModelResponse(parts=[ToolCallPart("add", arguments, tool_call_id="c1")])
+        seen.extend(_returns(messages))
+        if len(messages) == 3:  # the retry: now a good call
+            return ModelResponse(parts=[ToolCallPart("add", {"a": 1, "b": 2}, tool_call_id="c2")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    result = await Agent(FunctionModel(script), tools=[to_pydantic_ai(add)]).run("go")
+    assert result.output == "done"
+    assert seen[0].call_id == "c1"
+    assert seen[0].kind == "retry"
+    assert "object" in seen[0].text
+    assert seen[1] == Answer("c2", "3", "success")

@@ -1,8 +1,8 @@
 """The error message never under-counts the issues a validator stopped looking for (issue 9).
 
-Function tools stop collecting at ``MAX_ISSUES`` and the JSON Schema adapter at its
-bound; both end their issues with ``validation stopped after N issues``, and the
-message says "at least" instead of a count that would be false.
+Function tools and every adapter stop at ``MAX_ISSUES`` (50) issues, the last of
+them ``validation stopped after 50 issues`` (issue 26: never 51), and the message
+says "at least" instead of a count that would be false.
 """
 
 from __future__ import annotations
@@ -35,13 +35,14 @@ def test_a_count_below_the_bound_is_exact() -> None:
 @pytest.mark.parametrize("n", [MAX_ISSUES, 10_000])
 def test_past_the_bound_the_message_says_at_least(n: int) -> None:
     stopped = f"(validation stopped after {MAX_ISSUES} issues)"
-    assert _message(n).endswith(f"; and at least {MAX_ISSUES - 20} more issues {stopped}")
+    shown = MAX_ISSUES - 1  # the first 49, then the marker
+    assert _message(n).endswith(f"; and at least {shown - 20} more issues {stopped}")
 
 
 def test_the_issues_end_with_the_stop_marker() -> None:
     result = total.input_schema.__standard__.validate({"xs": ["a"] * 1000})
     assert result.issues is not None
-    assert len(result.issues) == MAX_ISSUES + 1
+    assert len(result.issues) == MAX_ISSUES
     assert result.issues[-1].path is None
     assert result.issues[-1].message == f"validation stopped after {MAX_ISSUES} issues"
 
@@ -53,4 +54,41 @@ def test_the_jsonschema_adapter_message_says_at_least_too() -> None:
     checked = schema.__standard__.validate({"xs": ["a"] * 10_000})
     assert checked.issues is not None
     error = StandardToolValidationError("input", checked.issues)
-    assert f"and at least {JSONSCHEMA_MAX_ISSUES - 20} more issues" in str(error)
+    assert f"and at least {JSONSCHEMA_MAX_ISSUES - 1 - 20} more issues" in str(error)
+
+
+# -- issue 26: "at most 50 issues" holds everywhere, the stop marker included ----------
+
+
+def test_the_bound_is_fifty_and_holds_for_function_tools_and_every_adapter() -> None:
+    import msgspec
+    import pydantic
+
+    from standard_tool.schemas.msgspec import MsgspecSchema
+    from standard_tool.schemas.pydantic import PydanticSchema
+
+    assert MAX_ISSUES == JSONSCHEMA_MAX_ISSUES == 50
+    bad = {"xs": ["a"] * 10_000}
+    model = pydantic.create_model("Numbers", xs=(list[int], ...))
+
+    class Numbers(msgspec.Struct):
+        xs: list[int]
+
+    schemas = {
+        "function tool": total.input_schema,
+        "jsonschema": from_json_schema(
+            {
+                "type": "object",
+                "properties": {"xs": {"type": "array", "items": {"type": "integer"}}},
+            }
+        ),
+        "pydantic": PydanticSchema(model),
+        "msgspec": MsgspecSchema(Numbers),
+    }
+    for label, schema in schemas.items():
+        issues = schema.__standard__.validate(bad).issues
+        assert issues is not None, label
+        assert 1 <= len(issues) <= MAX_ISSUES, (label, len(issues))
+        if len(issues) == MAX_ISSUES:
+            assert issues[-1].message == "validation stopped after 50 issues", label
+            assert issues[-1].path is None, label

@@ -7,6 +7,7 @@ reached in memory with ``mcp.Client`` and as stdio subprocesses.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -20,6 +21,7 @@ import pytest
 from mcp import Client, ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from standard_tool import (
     ProgressEvent,
@@ -31,7 +33,14 @@ from standard_tool import (
 )
 from standard_tool._context import enter, leave
 from standard_tool._toolkit import DuplicateToolNameError
-from standard_tool.mcp import MCPConnectionError, MCPTool, MCPToolError, import_tools, server
+from standard_tool.mcp import (
+    MCPConnectionError,
+    MCPTool,
+    MCPToolError,
+    MCPToolRefusedWarning,
+    import_tools,
+    server,
+)
 from standard_tool.providers import (
     run_openai_chat_tool_calls,
     to_anthropic,
@@ -270,23 +279,160 @@ async def test_a_gateway_reserves_imported_tools_with_their_annotations() -> Non
             assert grumpy.content[0].text == "Error: MCPToolError: not today"  # type: ignore[union-attr]
 
 
-async def test_a_hostile_listing_is_refused_with_every_problem_named() -> None:
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+HOSTILE_LISTING: list[dict[str, Any]] = [
+    {"name": "a", "inputSchema": {"type": "object", "minProperties": "x"}},
+    {"name": "b", "inputSchema": {"type": "object"}},
+    {"name": "c", "inputSchema": {"type": "object", "pattern": "("}},
+    {"name": "deep", "inputSchema": _nested(75)},  # 150 levels of the document
+    {
+        "name": "old",
+        "inputSchema": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"},
+    },
+    {
+        "name": "dangling",
+        "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}},
+    },
+    {
+        "name": "remote",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"x": {"$ref": "https://example.com/x.json"}},
+        },
+    },
+    {
+        "name": "bad_output",
+        "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object", "properties": {"r": {"$ref": "#/nowhere"}}},
+    },
+    {"name": "e", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+]
+
+
+def hostile_server() -> Server[Any]:
     async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
-        return mcp_types.ListToolsResult.model_validate(
-            {
-                "tools": [
-                    {"name": "a", "inputSchema": {"type": "object", "minProperties": "x"}},
-                    {"name": "b", "inputSchema": {"type": "object"}},
-                    {"name": "c", "inputSchema": {"type": "object", "pattern": "("}},
-                ]
-            }
+        return mcp_types.ListToolsResult.model_validate({"tools": HOSTILE_LISTING})
+
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        text = json.dumps(params.arguments)
+        return mcp_types.CallToolResult.model_validate(
+            {"content": [{"type": "text", "text": text}]}
         )
 
-    hostile = Server("hostile", on_list_tools=on_list_tools)
-    async with connected(hostile) as session:
-        with pytest.raises(Exception, match=r"cannot use MCP tools: 'a': .*; 'c': ") as caught:
-            await import_tools(session)
-    assert "'b'" not in str(caught.value)
+    return Server("hostile", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+async def test_a_hostile_listing_keeps_the_good_tools_and_names_each_refused_one() -> None:
+    async with connected(hostile_server()) as session:
+        with pytest.warns(MCPToolRefusedWarning) as caught:
+            tools = await import_tools(session)
+        assert [t.name for t in tools] == ["b", "e"]
+        assert (await tools[1].execute({"n": 1})) == '{"n": 1}'
+    refused = {w.message.tool_name: w.message.reason for w in caught}  # type: ignore[union-attr]
+    assert list(refused) == ["a", "c", "deep", "old", "dangling", "remote", "bad_output"]
+    assert "minProperties" in refused["a"]
+    assert "nests more than 128 levels deep" in refused["deep"]
+    assert "unsupported $schema" in refused["old"]
+    assert "points nowhere" in refused["dangling"]
+    assert "points outside the schema" in refused["remote"]
+    assert "points nowhere" in refused["bad_output"]
+    assert all(len(reason) <= 300 for reason in refused.values())
+    assert str(caught[0].message).startswith("MCP tool 'a' left out: ")
+
+
+async def test_refused_tools_can_be_made_errors_with_a_warnings_filter() -> None:
+    import warnings
+
+    async with connected(hostile_server()) as session:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", MCPToolRefusedWarning)
+            with pytest.raises(MCPToolRefusedWarning, match="MCP tool 'a' left out"):
+                await import_tools(session)
+
+
+@pytest.mark.parametrize("bad", [-math.inf, math.nan, 0, True])
+async def test_import_tools_refuses_a_degenerate_timeout(bad: Any) -> None:
+    async with connected(server(mcp_targets.toolkit)) as session:
+        with pytest.raises((TypeError, ValueError), match="import_tools: timeout: must be"):
+            await import_tools(session, timeout=bad)
+
+
+async def test_a_server_s_exponential_pattern_neither_freezes_nor_blocks_the_client() -> None:
+    listing = [
+        {
+            "name": name,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"s": {"type": "string", "pattern": pattern}},
+                "required": ["s"],
+            },
+        }
+        for name, pattern in (("nested", "^(a+)+$"), ("alternation", "^(a|aa)+$"))
+    ]
+
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult.model_validate({"tools": listing})
+
+    srv = Server("redos", on_list_tools=on_list_tools)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await anyio.sleep(0.01)
+            ticks += 1
+
+    async with connected(srv) as session:
+        tools = {t.name: t for t in await import_tools(session)}
+        for name in tools:
+            async with anyio.create_task_group() as group:
+                group.start_soon(tick)
+                before = ticks
+                with anyio.fail_after(60), pytest.raises(StandardToolValidationError) as raised:
+                    await tools[name].execute({"s": "a" * 41 + "!"})
+                during = ticks - before
+                group.cancel_scope.cancel()
+            assert raised.value.issues[0].path == ("s",)
+            if name == "alternation":  # the budget ran out: the loop ran meanwhile
+                assert "took too long to match" in raised.value.issues[0].message
+                assert during > 0
+
+
+async def test_a_json_rpc_error_of_a_live_server_is_reported_with_its_code_and_message() -> None:
+    calls = 0
+
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult.model_validate(
+            {"tools": [{"name": "busy", "inputSchema": {"type": "object"}}]}
+        )
+
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise MCPError(-32000, "rate limited " + "x" * 5_000)
+        return mcp_types.CallToolResult.model_validate(
+            {"content": [{"type": "text", "text": "ok"}]}
+        )
+
+    srv = Server("busy", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    async with connected(srv) as session:
+        (busy,) = await import_tools(session)
+        with pytest.raises(MCPConnectionError) as raised:
+            await busy.execute({})
+        text = str(raised.value)
+        assert text.startswith(
+            "MCP tool 'busy': the server answered with error -32000: rate limited"
+        )
+        assert "closed" not in text
+        assert len(text) < 500
+        assert await busy.execute({}) == "ok"  # the session is still open
 
 
 async def test_a_closed_session_gives_a_connection_error() -> None:

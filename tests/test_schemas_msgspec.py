@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 import pytest
@@ -246,7 +246,10 @@ _SURROGATE_ISSUE = Issue("contains a lone surrogate, which is not valid Unicode 
 @pytest.mark.parametrize(
     ("value", "issue"),
     [
-        ({"name\ud800": 1, "name": "x"}, _SURROGATE_ISSUE),
+        (
+            {"name\ud800": 1, "name": "x"},
+            Issue(_SURROGATE_ISSUE.message, ("name\ud800",)),  # the key, named
+        ),
         ("\ud800", _SURROGATE_ISSUE),
         ({"name": 3, "\udfff": 1}, Issue("Expected `str`, got `int`", ("name",))),
     ],
@@ -262,3 +265,53 @@ def test_a_lone_surrogate_is_an_issue_not_a_crash(
     with pytest.raises(StandardToolValidationError) as raised:
         tool.execute(value)
     assert raised.value.issues == (issue,)
+
+
+# -- issue 26: values msgspec cannot walk are bounded issues naming the path ------------
+
+
+class Tree(msgspec.Struct):
+    children: list[Tree]
+
+
+class Choice(msgspec.Struct):
+    label: str
+    picks: list[Literal["a", "b"]]
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"children": []}
+    for _ in range(levels):
+        value = {"children": [value]}
+    return value
+
+
+@pytest.mark.parametrize("options", [{}, {"strict": False}])
+def test_a_value_nested_too_deep_or_containing_itself_is_an_issue_with_its_path(
+    options: dict[str, Any],
+) -> None:
+    looped: dict[str, Any] = {"children": []}
+    looped["children"].append(looped)
+    schema = msgspec_schema(Tree, **options)
+    tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda t: t)
+    for value, message, path in (
+        (_nested(2_000), "nested more than 100 levels deep", ("children", 0) * 50),
+        (looped, "contains itself", ("children", 0)),
+    ):
+        result = schema.__standard__.validate(value)
+        assert result.issues is not None
+        assert [(i.message, i.path) for i in result.issues] == [(message, path)]
+        with pytest.raises(StandardToolValidationError) as raised:
+            tool.execute(value)
+        assert raised.value.issues == result.issues
+        assert len(str(raised.value)) < 1_000
+
+
+@pytest.mark.parametrize("options", [{}, {"strict": False}])
+def test_a_lone_surrogate_msgspec_cannot_encode_is_named_by_its_path(
+    options: dict[str, Any],
+) -> None:
+    schema = msgspec_schema(Choice, **options)
+    bad = "".join(["b", "\udc00"])  # a string of its own, not an interned constant
+    result = schema.__standard__.validate({"label": "x\ud800", "picks": ["a", bad]})
+    assert result.issues == (Issue(_SURROGATE_ISSUE.message, ("picks", 1)),)

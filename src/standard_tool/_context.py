@@ -1,6 +1,7 @@
 """The call context: what a running tool can know about its call, from anywhere in it.
 
-Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
+Layer: shared helpers (beside the core; imports only ``standard_tool._core`` and
+``standard_tool._shared``).
 
 A ``ToolContext`` describes one call: the tool's name, the call id, the raw
 arguments, an optional trace id, a deadline, a cancellation flag and a way to
@@ -27,6 +28,7 @@ from typing import Any, cast
 from typing_extensions import Literal, Protocol, TypeAlias, TypeVar
 
 from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
+from standard_tool._shared import checked_timeout
 
 _T = TypeVar("_T")
 
@@ -255,7 +257,9 @@ class ToolContext:
         call_id: the provider's id for the call; a fresh ``"call_..."`` id when omitted.
         arguments: the arguments as the caller sent them (before validation).
         trace_id: an id that ties the call to a trace, when the caller has one.
-        timeout: seconds the call may take from now; sets ``deadline``.
+        timeout: seconds the call may take from now (a positive number, or
+            ``math.inf``); sets ``deadline``. Anything else raises ``ValueError`` or
+            ``TypeError``.
         deadline: the ``time.monotonic()`` value at which the call is late (wins
             over ``timeout``).
         on_progress: receives each ``ProgressEvent`` reported during the call.
@@ -293,6 +297,8 @@ class ToolContext:
         self._call_id = call_id
         self.arguments = arguments
         self.trace_id = trace_id
+        if timeout is not None:
+            timeout = checked_timeout(timeout, "ToolContext")
         if deadline is None and timeout is not None:
             deadline = time.monotonic() + timeout
         self.deadline = deadline

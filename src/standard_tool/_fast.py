@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import types
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from standard_tool._core import (
 )
 from standard_tool._core import StandardToolValidationError as _EagerValidationError
 from standard_tool._core import Tool as _CoreTool
+from standard_tool._shared import timeout_problem
 
 __all__ = [
     "DEFERRED_ISSUES",
@@ -500,19 +500,10 @@ _EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 
 def check_timeout(timeout: object, label: str) -> float | None:
     """Return ``timeout`` as seconds, or raise ``ToolDefinitionError`` for a bad one."""
-    if timeout is None:
-        return None
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or math.isnan(timeout)
-        or timeout <= 0
-    ):
-        raise ToolDefinitionError(
-            f"tool {label!r}: timeout must be a positive number of seconds or None, "
-            f"got {timeout!r:.40}"
-        )
-    return float(timeout)
+    problem = timeout_problem(timeout)
+    if problem is not None:
+        raise ToolDefinitionError(f"tool {label!r}: {problem}")
+    return None if timeout is None else float(cast("float", timeout))
 
 
 def check_metadata(metadata: object, label: str) -> Mapping[str, Any]:

@@ -12,12 +12,15 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
   ECMA-262 meaning JSON Schema gives it rather than Python's.
 - ``fresh_copy`` / ``Snapshot``: the one way a cached schema or declaration is
   handed out, so no caller can change what the next one gets.
+- ``timeout_problem`` / ``checked_timeout``: the one rule for what a timeout may be.
+- ``MAX_ISSUES`` / ``STOPPED``: the one bound on the issues of one validation.
 """
 
 from __future__ import annotations
 
 import functools
 import marshal
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Generic, cast
@@ -30,9 +33,13 @@ from standard_tool._core import is_async_callable, safe_str, truncate_text
 _T = TypeVar("_T")
 
 __all__ = [
+    "MAX_ISSUES",
     "MISSING",
+    "STOPPED",
     "Snapshot",
+    "checked_timeout",
     "ecma_regex",
+    "ecma_source",
     "fresh_copy",
     "is_async_callable",
     "pointer_ref",
@@ -41,8 +48,19 @@ __all__ = [
     "resolve_pointer",
     "safe_repr",
     "safe_str",
+    "timeout_problem",
     "truncate_text",
 ]
+
+
+#: Most issues one validation reports, the stop marker included: a validator stops
+#: looking at its ``MAX_ISSUES``-th problem and reports the first ``MAX_ISSUES - 1``
+#: followed by ``STOPPED`` (an issue without a path), so ``len(issues) <= MAX_ISSUES``.
+MAX_ISSUES = 50
+
+#: The message of the last issue of a validation that stopped looking (the core's
+#: ``StandardToolValidationError`` then says "and at least N more issues").
+STOPPED = f"validation stopped after {MAX_ISSUES} issues"
 
 
 def safe_repr(obj: object, limit: int = 80) -> str:
@@ -100,6 +118,44 @@ class Snapshot(Generic[_T]):
         import copy
 
         return copy.deepcopy(cast("_T", self._value))  # marshal refused it once already
+
+
+def timeout_problem(timeout: object) -> str | None:
+    """Return why ``timeout`` is not a usable timeout, or ``None`` when it is.
+
+    A timeout is ``None`` (no deadline of its own), a positive finite number of
+    seconds (``int`` or ``float``), or ``math.inf`` (no deadline). Everything else is
+    refused: zero, negative numbers, ``-inf``, ``nan``, ``bool`` and non-numbers.
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        return (
+            "timeout: must be a positive number of seconds, math.inf or None, "
+            f"got {type(timeout).__name__} {safe_repr(timeout, 40)}"
+        )
+    if math.isnan(timeout) or timeout <= 0:
+        return (
+            "timeout: must be a positive number of seconds, math.inf or None, "
+            f"got {safe_repr(timeout, 40)}"
+        )
+    return None
+
+
+def checked_timeout(timeout: object, where: str) -> float | None:
+    """Return ``timeout`` as a ``float`` (or ``None``), refusing what ``timeout_problem`` refuses.
+
+    Raises:
+        TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+        ValueError: it is zero, negative, ``-inf`` or ``nan``.
+    """
+    if timeout is None:
+        return None
+    problem = timeout_problem(timeout)
+    if problem is None:
+        return float(cast("float", timeout))
+    wrong_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+    raise (TypeError if wrong_type else ValueError)(f"{where}: {problem}")
 
 
 class _Missing:
@@ -186,7 +242,21 @@ _INSIDE = {"d": "0-9", "w": "A-Za-z0-9_", "s": _ECMA_SPACE}
 
 @functools.lru_cache(maxsize=1024)
 def ecma_regex(pattern: str) -> re.Pattern[str]:
-    r"""Compile a JSON Schema ``pattern`` with its ECMA-262 meaning.
+    r"""Compile a JSON Schema ``pattern`` with its ECMA-262 meaning (``ecma_source``).
+
+    Python's ``re`` backtracks without bound: use it for patterns you wrote; the
+    JSON Schema adapter matches the patterns of schemas from elsewhere with a
+    time budget.
+
+    Raises:
+        re.error: the pattern is not a valid regular expression.
+    """
+    return re.compile(ecma_source(pattern), re.ASCII)
+
+
+@functools.lru_cache(maxsize=1024)
+def ecma_source(pattern: str) -> str:
+    r"""Return a JSON Schema ``pattern`` as a Python regular expression (to compile ``ASCII``).
 
     JSON Schema patterns are ECMA-262 regular expressions; where that differs
     from Python's ``re``, this follows ECMA: ``$`` matches only at the very end
@@ -195,9 +265,6 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     ``\d`` and ``\w`` are ASCII and ``\s`` is ECMA whitespace; ``(?<name>...)``
     and ``\k<name>`` are named groups. Search semantics, as JSON Schema asks:
     the pattern may match anywhere unless anchored.
-
-    Raises:
-        re.error: the pattern is not a valid regular expression.
     """
     out: list[str] = []
     in_class = False
@@ -244,6 +311,6 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(c)
         i += 1
-    # ASCII: the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a class) then
-    # mean what they mean in ECMA-262.
-    return re.compile("".join(out), re.ASCII)
+    # Compiled ASCII, the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a
+    # class) then mean what they mean in ECMA-262.
+    return "".join(out)

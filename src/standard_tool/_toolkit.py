@@ -46,7 +46,12 @@ from standard_tool._core import (
     StandardToolV0Definition,
     StandardToolValidationError,
 )
-from standard_tool._shared import is_async_callable, truncate_text
+from standard_tool._shared import (
+    checked_timeout,
+    is_async_callable,
+    timeout_problem,
+    truncate_text,
+)
 
 __all__ = [
     "DuplicateToolNameError",
@@ -208,39 +213,69 @@ _Outcome = tuple[bool, Any]
 #: Seconds an idle worker thread waits for another job before it ends.
 WORKER_IDLE = 10.0
 
+#: Most worker threads alive at once; past that, jobs wait in line for a thread
+#: (a waiting call's deadline still counts, so it times out on time).
+MAX_WORKERS = 40
+
+#: Idle threads kept for the next calls; a thread that finds this many idle ends.
+KEEP_IDLE = 2
+
 _BUSY_NAME = "standard-tool-call"
 _IDLE_NAME = "standard-tool-idle"
 
 
-class _Workers:
-    """Daemon threads that run sync calls which have a deadline.
+def _drop(outcome: object) -> None:
+    """Deliver nothing: the job handed its outcome on itself."""
 
-    A thread that finished its job waits a while (``WORKER_IDLE``) for the next,
-    so a call does not pay to start one. The pool has no size limit: a job goes
-    to an idle thread, else to a new one, so a call that never returns holds
-    only its own thread and never starves the others. A thread is named
-    ``standard-tool-call`` while it runs a job and ``standard-tool-idle`` between
-    jobs.
+
+class _Workers:
+    """Daemon threads that run sync calls which have a deadline (at most ``MAX_WORKERS``).
+
+    A job goes to an idle thread, else to a new one while there are fewer than
+    ``MAX_WORKERS``, else it waits in line. A thread is counted idle *before* its
+    caller is woken, so back-to-back calls reuse one thread. A thread that finishes
+    while ``KEEP_IDLE`` others are idle ends at once, and an idle one ends after
+    ``WORKER_IDLE`` seconds without a job, so a burst of timed-out calls leaves no
+    crowd of threads behind. A thread is named ``standard-tool-call`` while it runs
+    a job and ``standard-tool-idle`` between jobs.
+
+    Why not ``concurrent.futures.ThreadPoolExecutor``: it keeps every thread it
+    started until it is shut down (for a module-level pool, until the process
+    ends), so after fifty calls that timed out together it keeps fifty threads
+    (counted with ``threading.active_count`` in issue 26; ``max_workers`` only
+    lowers that to the bound), and its own idle count is raised after the
+    caller's future is set. ``asyncio.to_thread`` and anyio need a running event
+    loop, and ``Toolkit.execute`` has none.
     """
 
-    __slots__ = ("_idle", "_jobs", "_lock")
+    __slots__ = ("_backlog", "_idle", "_jobs", "_lock", "_threads")
 
     def __init__(self) -> None:
         import queue
 
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Callable[[Any], None]]] = (
+            queue.SimpleQueue()
+        )
         self._lock = threading.Lock()
-        self._idle = 0
+        self._idle = 0  # threads waiting for a job, less the jobs already promised to them
+        self._threads = 0
+        self._backlog = 0  # jobs in line that no thread was promised yet
 
-    def submit(self, job: Callable[[], None]) -> None:
-        """Run ``job`` (which must not raise) in a worker thread."""
+    def submit(self, work: Callable[[], Any], deliver: Callable[[Any], None] = _drop) -> None:
+        """Run ``work()`` in a worker thread, then ``deliver(its result)``; neither may raise.
+
+        The thread counts itself idle before ``deliver`` wakes the caller.
+        """
         with self._lock:
-            self._jobs.put(job)
+            self._jobs.put((work, deliver))
             if self._idle:
-                self._idle -= 1  # that thread will take it
+                self._idle -= 1  # an idle thread will take it
                 return
-        # Idle until it takes a job: an idle thread may take this one first.
-        threading.Thread(target=self._work, name=_IDLE_NAME, daemon=True).start()
+            if self._threads >= MAX_WORKERS:
+                self._backlog += 1  # the next thread to finish takes it
+                return
+            self._threads += 1
+        threading.Thread(target=self._work, name=_BUSY_NAME, daemon=True).start()
 
     def _work(self) -> None:
         import queue
@@ -249,42 +284,60 @@ class _Workers:
         jobs = self._jobs
         while True:
             try:
-                job = jobs.get(timeout=WORKER_IDLE)
+                work, deliver = jobs.get(timeout=WORKER_IDLE)
             except queue.Empty:
                 with self._lock:
                     if jobs.empty():  # else a job was put for this thread: take it
                         self._idle -= 1
+                        self._threads -= 1
                         return
                 continue
             me.name = _BUSY_NAME
-            job()
-            del job  # an idle thread must not keep the last call's tool and input alive
-            me.name = _IDLE_NAME
+            outcome = work()
+            ending = False
             with self._lock:
-                self._idle += 1
+                if self._backlog:
+                    self._backlog -= 1  # this thread takes the next job in line
+                elif self._idle >= KEEP_IDLE:
+                    self._threads -= 1
+                    ending = True
+                else:
+                    self._idle += 1
+                    me.name = _IDLE_NAME
+            deliver(outcome)
+            # An idle thread must not keep the last call's tool, input and result alive.
+            del work, deliver, outcome
+            if ending:
+                return
 
 
 _WORKERS = _Workers()
 
 
 def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
-    """Run ``fn`` in a worker thread (with a copy of the context); return its future."""
+    """Run ``fn`` in a worker thread (with a copy of the context); return its future.
+
+    A caller that gives up cancels the future: a job still waiting in line then
+    never runs.
+    """
     import concurrent.futures
 
     future: concurrent.futures.Future[_Outcome] = concurrent.futures.Future()
     context = contextvars.copy_context()
 
-    def work() -> None:
+    def work() -> _Outcome | None:
         if not future.set_running_or_notify_cancel():
-            return
+            return None
         try:
-            result = context.run(fn)
+            return (True, context.run(fn))
         except BaseException as exc:  # handed to the waiting caller, who decides
-            future.set_result((False, exc))
-        else:
-            future.set_result((True, result))
+            return (False, exc)
 
-    _WORKERS.submit(work)
+    def deliver(outcome: _Outcome | None) -> None:
+        if outcome is not None:
+            future.set_result(outcome)
+
+    _WORKERS.submit(work, deliver)
     return future
 
 
@@ -296,12 +349,15 @@ def _unpack(outcome: _Outcome) -> Any:
 
 
 #: How long a cancelled async call may take to finish its cleanup before its
-#: timeout result is returned anyway (a handler that swallows ``CancelledError``
-#: is then left to finish on its own; its result is dropped).
+#: timeout result is returned anyway. A handler still running then (it swallowed
+#: its ``CancelledError``) is closed: see ``_abandon``.
 CANCEL_GRACE = 0.1
 
-#: Tasks whose handler ignored cancellation: kept referenced until they end.
+#: Tasks that could not be closed either: kept referenced until they end.
 _ORPHANS: set[Any] = set()
+
+#: How many times ``_abandon`` throws ``GeneratorExit`` into a handler that awaits again.
+_CLOSE_TRIES = 3
 
 
 def _drop_orphan(task: Any) -> None:
@@ -310,12 +366,43 @@ def _drop_orphan(task: Any) -> None:
         task.exception()  # retrieved, so it is not logged as never retrieved
 
 
+def _abandon(task: Any) -> None:
+    """End a late task whose handler ignored its cancellation for ``CANCEL_GRACE``.
+
+    Left running, it would hold ``asyncio.run`` (which waits for every task at its
+    end) and its thread for as long as it likes. Its coroutine is closed instead, as
+    Python closes an abandoned generator: ``GeneratorExit`` is raised where it
+    waits, so its ``finally`` blocks and context managers run, but it cannot wait
+    any more. The task then ends (with an error nobody is told about) on the next
+    turn of the loop. Only a handler that also swallows ``GeneratorExit`` ``_CLOSE_TRIES``
+    times is left to run on; it is kept referenced until it ends.
+    """
+    get_coro = getattr(task, "get_coro", None)  # a bare future has no coroutine
+    coro = None if get_coro is None else get_coro()
+    close = getattr(coro, "close", None)
+    if close is not None:
+        for _ in range(_CLOSE_TRIES):
+            try:
+                close()
+                break
+            except RuntimeError:  # it awaited again on its way out: throw once more
+                continue
+            except Exception:  # what its cleanup raised: it is closed all the same
+                break
+    task.cancel()  # wakes the task, which finds its coroutine closed and ends
+    if task.done():
+        _drop_orphan(task)
+    else:
+        _ORPHANS.add(task)
+        task.add_done_callback(_drop_orphan)
+
+
 async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     """Await ``awaitable`` for at most ``timeout`` seconds, cancelling it when late.
 
     Unlike ``asyncio.wait_for`` this tells our timeout apart from a ``TimeoutError``
     the tool raises itself, and it returns on time even when the awaitable
-    swallows its cancellation.
+    swallows its cancellation (the task is then closed: ``_abandon``).
     """
     import asyncio  # here, not at the top: asyncio costs more than the package
 
@@ -332,8 +419,7 @@ async def _await_within(awaitable: Awaitable[Any], timeout: float) -> Any:
     if task.done():
         _drop_orphan(task)
     else:
-        _ORPHANS.add(task)
-        task.add_done_callback(_drop_orphan)
+        _abandon(task)
     raise _ToolTimeout
 
 
@@ -422,8 +508,9 @@ class Toolkit:
         problems: builtins.list[str] = []
         if name is not None and not isinstance(cast("object", name), str):
             problems.append(f"name: must be a string or None, got {type(name).__name__}")
-        if not _is_timeout(timeout):
-            problems.append(f"timeout: must be a positive number or None, got {timeout!r:.40}")
+        timeout_wrong = timeout_problem(timeout)
+        if timeout_wrong is not None:
+            problems.append(timeout_wrong)
         by_name: dict[str, AnyTool] = {}
         duplicates: dict[str, int] = {}
         for index, tool in enumerate(tools):
@@ -628,10 +715,16 @@ class Toolkit:
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
+
+        Raises:
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
         import asyncio
 
         start = _clock()
+        if timeout is not None:
+            timeout = checked_timeout(timeout, "Toolkit.aexecute")
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
@@ -725,7 +818,12 @@ class Toolkit:
             timeout: as for ``aexecute``.
             call_id: copied to the result, the context and every event.
             trace_id: copied to the context.
+
+        Raises:
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
+        timeout = checked_timeout(timeout, "Toolkit.astream")
 
         async def start(listener: ProgressCallback) -> ToolResult:
             return await self.aexecute(
@@ -781,6 +879,8 @@ class Toolkit:
         Raises:
             ToolkitLoopError: the tool is async and an event loop is running in this
                 thread (a ``RuntimeError``).
+            TypeError: ``timeout`` is not a number (a ``bool`` is not one here).
+            ValueError: ``timeout`` is zero, negative, ``-inf`` or ``nan``.
         """
         start = _clock()
         if timeout is None and name in self._inline:  # the common case, first
@@ -807,6 +907,8 @@ class Toolkit:
                 metadata = _NO_METADATA if made is None else collected_metadata(made)
                 return _succeeded(name, call_id, value, start, metadata)
             return self._awaitable(name, value, None, call_id, start)
+        if timeout is not None:
+            timeout = checked_timeout(timeout, "Toolkit.execute")
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
@@ -835,6 +937,7 @@ class Toolkit:
             try:
                 result: ToolResult = _unpack(late.result(limit + 2 * CANCEL_GRACE))
             except concurrent.futures.TimeoutError as exc:
+                late.cancel()  # still in line for a thread: never run it
                 return self._failed(name, call_id, start, _timeout_text(limit), exc)
             return result
         listener = self.on_progress if on_progress is None else on_progress
@@ -867,6 +970,7 @@ class Toolkit:
             try:
                 outcome = future.result(limit)
             except concurrent.futures.TimeoutError as exc:
+                future.cancel()  # still in line for a thread: never run it
                 context.cancel()
                 raise _ToolTimeout from exc
             value = _unpack(outcome)
@@ -993,14 +1097,7 @@ class RenamedTool:
 
 
 def _is_timeout(timeout: object) -> bool:
-    if timeout is None:
-        return True
-    return (
-        isinstance(timeout, (int, float))
-        and not isinstance(timeout, bool)
-        and not math.isnan(timeout)
-        and timeout > 0
-    )
+    return timeout_problem(timeout) is None
 
 
 def _tool_timeout(tool: object, default: float | None) -> float | None:
@@ -1429,5 +1526,4 @@ async def _wait_all(
             if task.done():
                 _drop_orphan(task)
             else:
-                _ORPHANS.add(task)
-                task.add_done_callback(_drop_orphan)
+                _abandon(task)

@@ -17,14 +17,12 @@ from typing import Any
 
 from typing_extensions import TypeAlias
 
-from standard_tool._shared import truncate_text
+from standard_tool._shared import MAX_ISSUES, truncate_text
 
 __all__ = ["BAD", "MAX_DEPTH", "MAX_ISSUES", "MISSING", "Check", "Err", "excerpt"]
 
 #: How deep a recursive type may nest in one value before validation stops.
 MAX_DEPTH = 64
-#: How many problems one validation collects before it stops looking.
-MAX_ISSUES = 50
 
 _EXCERPT = 40
 

@@ -46,7 +46,6 @@ from standard_tool._context import (
     stream_tool,
 )
 from standard_tool._core import (
-    STOPPED_PREFIX,
     AsyncTool,
     FailureResult,
     Issue,
@@ -74,7 +73,7 @@ from standard_tool._function._codegen import (
 from standard_tool._function._compile import META_MARKER, Compiler, Param, to_json
 from standard_tool._function._docstring import parse_docstring
 from standard_tool._function._nodes import Node, ObjectNode, Prop
-from standard_tool._shared import Snapshot, truncate_text
+from standard_tool._shared import STOPPED, Snapshot, truncate_text
 from standard_tool.content import Content, ToolOutput, structured_output
 
 __all__ = ["AsyncFunctionTool", "FunctionTool", "Meta", "Param", "tool"]
@@ -166,12 +165,13 @@ def _issues(errs: list[Err]) -> tuple[Issue, ...]:
         e = errs[0]
         rpath = e.rpath
         return (_issue(e.message, tuple(rpath[::-1]) if rpath else None),)
+    stopped = len(errs) >= MAX_ISSUES  # the checks stop collecting here: say so
     out: list[Issue] = []
-    for e in errs[:MAX_ISSUES]:
+    for e in errs[: MAX_ISSUES - 1] if stopped else errs:
         rpath = e.rpath
         out.append(_issue(e.message, tuple(rpath[::-1]) if rpath else None))
-    if len(errs) >= MAX_ISSUES:  # the checks stop collecting here: say so
-        out.append(_issue(f"{STOPPED_PREFIX}{MAX_ISSUES} issues", None))
+    if stopped:
+        out.append(_issue(STOPPED, None))
     return tuple(out)
 
 

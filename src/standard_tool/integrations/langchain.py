@@ -44,7 +44,7 @@ from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, json_text, jsonable, rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "LangChainCall",
@@ -364,7 +364,7 @@ def from_langchain(lc_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     Raises:
         InvalidSchemaError: the LangChain tool's schema is not a valid JSON Schema.
     """
-    input_schema = from_json_schema(_call_schema(lc_tool))
+    input_schema = tool_schema(_call_schema(lc_tool), "from_langchain", lc_tool.name)
     artifact = lc_tool.response_format == "content_and_artifact"
     # A tool that answers its own errors, or keeps an artifact, must run as a ToolCall:
     # only the ToolMessage tells its error answers apart and carries the artifact.

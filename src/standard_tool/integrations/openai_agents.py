@@ -34,7 +34,7 @@ from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import json_text, jsonable, rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["from_openai_agents", "openai_agents_content", "to_openai_agents"]
 
@@ -250,7 +250,7 @@ def from_openai_agents(function_tool: FunctionTool) -> StandardToolV0[Any, Any, 
     built: Any = standard_tool(
         name=name,
         description=function_tool.description,
-        input_schema=from_json_schema(function_tool.params_json_schema),
+        input_schema=tool_schema(function_tool.params_json_schema, "from_openai_agents", name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

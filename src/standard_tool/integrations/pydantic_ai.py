@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from pydantic_ai import ModelRetry, RunContext, Tool
 from pydantic_ai.exceptions import ToolFailed
+from pydantic_core import SchemaValidator, core_schema
 from typing_extensions import overload
 
 from standard_tool._core import (
@@ -38,7 +39,7 @@ from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, Decode, run_calls
 from standard_tool.providers._text import jsonable, rich_text, text_result
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["from_pydantic_ai", "pydantic_ai_content", "to_pydantic_ai"]
 
@@ -170,6 +171,13 @@ def _to_pydantic_ai(
         takes_ctx=True,
     )
     pa_tool = cast("Tool[Any]", built)
+    # ``from_schema`` validates the arguments as any value and then calls the function
+    # with ``**arguments``, so arguments that are JSON but not an object (``[1, 2]``,
+    # ``"a"``) ended the run with a TypeError. A mapping validator makes them invalid
+    # arguments, which Pydantic AI answers by asking the model to retry.
+    pa_tool.function_schema.validator = SchemaValidator(
+        core_schema.dict_schema(keys_schema=core_schema.str_schema())
+    )
     pa_tool.strict = strict
     pa_tool.max_retries = max_retries
     return pa_tool
@@ -262,7 +270,9 @@ def from_pydantic_ai(pa_tool: Tool[Any]) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=pa_tool.name,
         description=pa_tool.description or "",
-        input_schema=from_json_schema(pa_tool.tool_def.parameters_json_schema),
+        input_schema=tool_schema(
+            pa_tool.tool_def.parameters_json_schema, "from_pydantic_ai", pa_tool.name
+        ),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

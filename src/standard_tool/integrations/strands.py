@@ -40,7 +40,7 @@ from standard_tool.providers._convert_common import is_array, is_object
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardStrandsTool", "StrandsCall", "StrandsToolError", "from_strands", "to_strands"]
 
@@ -365,7 +365,7 @@ def from_strands(agent_tool: AgentTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=name,
         description=spec.get("description") or "",
-        input_schema=from_json_schema(schema),
+        input_schema=tool_schema(schema, "from_strands", name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

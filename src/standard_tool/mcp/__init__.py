@@ -10,7 +10,13 @@ Layer: top (imports the core, the schema adapters, the toolkit and the providers
 ``mcp`` package only inside functions).
 """
 
-from standard_tool.mcp._client import MCPConnectionError, MCPTool, MCPToolError, import_tools
+from standard_tool.mcp._client import (
+    MCPConnectionError,
+    MCPTool,
+    MCPToolError,
+    MCPToolRefusedWarning,
+    import_tools,
+)
 from standard_tool.mcp._register import register
 from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
 
@@ -18,6 +24,7 @@ __all__ = [
     "MCPConnectionError",
     "MCPTool",
     "MCPToolError",
+    "MCPToolRefusedWarning",
     "http_app",
     "import_tools",
     "register",

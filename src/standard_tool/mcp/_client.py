@@ -6,22 +6,29 @@ and ``anyio`` lazily).
 
 from __future__ import annotations
 
+import json
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from standard_tool._context import ToolContext, current_context
-from standard_tool._core import StandardToolError, ToolDefinitionError
+from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
-from standard_tool._shared import truncate_text
+from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.content import ToolOutput
 from standard_tool.providers._mcp import content_from_mcp
-from standard_tool.schemas._base import InvalidSchemaError
 
 if TYPE_CHECKING:
     from mcp import ClientSession, types
 
-__all__ = ["MCPConnectionError", "MCPTool", "MCPToolError", "import_tools"]
+__all__ = [
+    "MCPConnectionError",
+    "MCPTool",
+    "MCPToolError",
+    "MCPToolRefusedWarning",
+    "import_tools",
+]
 
 #: Seconds a call or a listing may take unless told otherwise.
 DEFAULT_TIMEOUT = 30.0
@@ -29,6 +36,8 @@ _MAX_TEXT = 2000
 _MAX_PAGES = 100
 _MAX_NAME = 100
 _MAX_PROBLEM = 300
+#: The message of the SDK's own "connection closed" error (code -32000).
+_SDK_CLOSED = "Connection closed"
 
 
 class MCPToolError(StandardToolError, RuntimeError):
@@ -55,6 +64,29 @@ class MCPConnectionError(StandardToolError, ConnectionError):
     The server did not answer in time, the connection is closed, the server
     process ended, or it refused the request with a protocol error.
     """
+
+
+class MCPToolRefusedWarning(StandardToolError, UserWarning):
+    """``import_tools`` left out one tool of a server, which it cannot use; the others are kept.
+
+    Issued once per refused tool, through ``warnings``: collect them with
+    ``warnings.catch_warnings(record=True)``, or make them errors with
+    ``warnings.simplefilter("error", MCPToolRefusedWarning)``.
+
+    Attributes:
+        tool_name: the server's name for the tool (bounded).
+        reason: why it was refused (bounded): an input or output schema that is not
+            a valid JSON Schema of a supported dialect, nests too deeply, or has a
+            ``$ref`` that points nowhere or outside it; or a name a tool cannot have.
+    """
+
+    def __init__(self, tool_name: str, reason: str) -> None:
+        super().__init__(f"MCP tool {tool_name!r} left out: {reason}")
+        self.tool_name = tool_name
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.tool_name, self.reason))
 
 
 def _bounded(text: str) -> str:
@@ -126,9 +158,15 @@ async def _call(
     except TimeoutError as err:
         raise MCPConnectionError(f"{where}: no answer within {timeout:.3g} s") from err
     except MCPError as err:
-        if err.code == CONNECTION_CLOSED:
+        # The SDK reports its own closed connection with code -32000, which a server
+        # may also send (JSON-RPC leaves -32000 to -32099 to servers): only the SDK's
+        # own message means closed.
+        if err.code == CONNECTION_CLOSED and err.message == _SDK_CLOSED:
             raise MCPConnectionError(f"{where}: the connection is closed") from err
-        message = f"{where}: the server answered with error {err.code}: {_bounded(err.message)}"
+        message = (
+            f"{where}: the server answered with error {err.code}: "
+            f"{truncate_text(str(err.message), _MAX_PROBLEM)}"
+        )
         raise MCPConnectionError(message) from err
     except RuntimeError as err:
         # The SDK checks structuredContent against the listed outputSchema itself.
@@ -141,9 +179,17 @@ async def _call(
 
 
 def _handler(
-    session: ClientSession, remote: str, has_output_schema: bool, timeout: float
+    session: ClientSession,
+    remote: str,
+    has_output_schema: bool,
+    timeout: float,
+    check: Any = None,
 ) -> Callable[[Any], Awaitable[Any]]:
+    """Return the call to the server; ``check``: a schema to validate with in a worker thread."""
+
     async def call(input: Any) -> Any:
+        if check is not None:
+            input = await _checked_in_thread(check, input)
         arguments = {} if input is None else dict(input)
         result = await _call(session, remote, arguments, timeout)
         if result.is_error:
@@ -153,6 +199,26 @@ def _handler(
         return _value(result, has_output_schema)
 
     return call
+
+
+async def _checked_in_thread(schema: Any, value: Any) -> Any:
+    """Validate ``value`` in a worker thread, so the event loop runs on meanwhile.
+
+    For a server's schema with patterns: matching them is bounded (see the JSON
+    Schema adapter), but can still take up to a second, which must not stop every
+    other task of the loop.
+    """
+    import anyio
+
+    result = await anyio.to_thread.run_sync(schema.__standard__.validate, value)
+    if result.issues is not None:
+        raise StandardToolValidationError("input", result.issues)
+    return result.value
+
+
+def _has_patterns(schema: Mapping[str, Any]) -> bool:
+    text = json.dumps(schema)
+    return '"pattern"' in text or '"patternProperties"' in text
 
 
 class MCPTool:
@@ -179,7 +245,7 @@ class MCPTool:
         mcp_meta: the server's ``_meta`` of the tool, read-only, or ``None``.
     """
 
-    __slots__ = ("_tool", "annotations", "mcp_meta", "remote_name")
+    __slots__ = ("_input_schema", "_tool", "annotations", "mcp_meta", "remote_name")
 
     def __init__(
         self,
@@ -187,11 +253,15 @@ class MCPTool:
         remote_name: str,
         annotations: Mapping[str, Any] | None,
         mcp_meta: Mapping[str, Any] | None,
+        input_schema: Any = None,
     ) -> None:
         self._tool = tool
         self.remote_name = remote_name
         self.annotations = annotations
         self.mcp_meta = mcp_meta
+        # Set when the input is validated in a worker thread (by the handler), not by
+        # ``tool``: still the schema shown, and the one enforced.
+        self._input_schema = input_schema
 
     @property
     def name(self) -> str:
@@ -212,6 +282,8 @@ class MCPTool:
     @property
     def input_schema(self) -> Any:
         """The server's ``inputSchema`` as a Standard Schema."""
+        if self._input_schema is not None:
+            return self._input_schema
         return self._tool.input_schema
 
     @property
@@ -236,7 +308,11 @@ class MCPTool:
                 the output and turns an exception into ``{"error": str(exc)}``.
         """
         return MCPTool(
-            self._tool.formatted(format), self.remote_name, self.annotations, self.mcp_meta
+            self._tool.formatted(format),
+            self.remote_name,
+            self.annotations,
+            self.mcp_meta,
+            self._input_schema,
         )
 
     def __repr__(self) -> str:
@@ -257,15 +333,17 @@ def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: floa
     )
     title = entry.title or (annotations or {}).get("title")
     output = entry.output_schema
+    given = from_json_schema(entry.input_schema)
+    threaded = given if _has_patterns(given.schema) else None
     inner = build_tool(
         name=prefix + entry.name,
         title=title if isinstance(title, str) else None,
         description=entry.description or "",
-        input_schema=from_json_schema(entry.input_schema),
+        input_schema=given if threaded is None else None,
         output_schema=None if output is None else from_json_schema(output),
-        execute=_handler(session, entry.name, output is not None, timeout),
+        execute=_handler(session, entry.name, output is not None, timeout, threaded),
     )
-    return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta))
+    return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta), threaded)
 
 
 async def _list(session: ClientSession, timeout: float) -> list[types.Tool]:
@@ -308,13 +386,17 @@ async def import_tools(
             ``fs_read_file``).
         timeout: seconds the listing, and then each call, may take.
 
+    A tool that cannot be used (its schema is not a valid JSON Schema of a supported
+    dialect, nests too deeply, or has a ``$ref`` that points nowhere or outside it;
+    its name is not a tool name) is left out with an ``MCPToolRefusedWarning``
+    naming it and the reason; the server's other tools are returned.
+
     Returns:
-        One ``MCPTool`` per tool, in the server's order.
+        One ``MCPTool`` per usable tool, in the server's order.
 
     Raises:
         MCPConnectionError: the server did not list its tools.
-        ToolDefinitionError: some tools cannot be used (an invalid schema, a bad
-            name); every problem is listed.
+        TypeError: ``timeout`` is not a number; ``ValueError``: it is not positive.
 
     Examples:
         ```python
@@ -323,16 +405,21 @@ async def import_tools(
             kit = Toolkit(await import_tools(session, prefix="fs_"))
         ```
     """
+    seconds = checked_timeout(timeout, "import_tools")
+    timeout = DEFAULT_TIMEOUT if seconds is None else seconds
     entries = await _list(session, timeout)
     tools: list[MCPTool] = []
-    problems: list[str] = []
     for entry in entries:
         try:
             tools.append(_build(session, entry, prefix, timeout))
-        except (InvalidSchemaError, ToolDefinitionError) as err:
-            name = truncate_text(entry.name, _MAX_NAME)
-            problems.append(f"{name!r}: {truncate_text(str(err), _MAX_PROBLEM)}")
-    if problems:
-        message = "cannot use MCP tools: " + "; ".join(problems)
-        raise ToolDefinitionError(truncate_text(message, _MAX_TEXT * 2))
+        except Exception as err:  # one bad tool of a server must not cost the others
+            reason = (
+                str(err) if isinstance(err, StandardToolError) else f"{type(err).__name__}: {err}"
+            )
+            warnings.warn(
+                MCPToolRefusedWarning(
+                    truncate_text(entry.name, _MAX_NAME), truncate_text(reason, _MAX_PROBLEM)
+                ),
+                stacklevel=2,
+            )
     return tools

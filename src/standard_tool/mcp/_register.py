@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
+from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Toolkit
 from standard_tool.mcp._server import (
     SendProgress,
@@ -60,6 +61,7 @@ def register(
         TypeError: ``server`` is neither kind.
         ProviderSchemaError: a tool cannot be described for MCP.
     """
+    timeout = checked_timeout(timeout, "register")
     kit = toolkit(tools)
     entries = tools_list_entries(kit, annotations=annotations)
     if type(server).__module__.split(".")[0] == "fastmcp":

@@ -26,7 +26,7 @@ from standard_tool._context import (
     use_caller,
 )
 from standard_tool._core import input_json_schema, output_json_schema
-from standard_tool._shared import truncate_text
+from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._caller import session_caller, set_level
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
@@ -376,6 +376,7 @@ def server(
         raise TypeError(
             f"server() answers tools/list and tools/call itself; do not pass {', '.join(taken)}"
         )
+    timeout = checked_timeout(timeout, "server")
     kit = toolkit(tools)
     entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
     # Checked once here; answered as the wire dicts: the SDK validates and copies

@@ -334,7 +334,9 @@ async def run_anthropic_tool_calls(
     decode: Decode | None = None
     if strict:
         decode = view_decoder(anthropic_strict)
-    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=decode)
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=decode, where="run_anthropic_tool_calls"
+    )
     blocks: list[AnthropicToolResultBlock] = [
         {
             "type": "tool_result",

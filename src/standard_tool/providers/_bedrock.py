@@ -458,7 +458,9 @@ async def run_bedrock_tool_calls(
     calls = _bedrock_calls(response)
     if not calls:
         return None
-    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=None)
+    results = await run_calls(
+        kit, calls, meta=meta, timeout=timeout, decode=None, where="run_bedrock_tool_calls"
+    )
     return {
         "role": "user",
         "content": [_block(call, result) for call, result in zip(calls, results, strict=True)],

@@ -235,7 +235,14 @@ async def run_gemini_function_calls(
     if not pairs:
         return None
     calls = [call for _, call in pairs]
-    results = await run_calls(kit, calls, meta=meta, timeout=timeout, decode=_decoder(json_schema))
+    results = await run_calls(
+        kit,
+        calls,
+        meta=meta,
+        timeout=timeout,
+        decode=_decoder(json_schema),
+        where="run_gemini_function_calls",
+    )
     return {
         "role": "user",
         "parts": [

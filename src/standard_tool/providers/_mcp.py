@@ -16,7 +16,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     output_json_schema,
 )
-from standard_tool._shared import Snapshot, truncate_text
+from standard_tool._shared import Snapshot, checked_timeout, truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.content import (
     Audio,
@@ -540,6 +540,7 @@ def mcp_tool_handlers(
     """
     import mcp_types
 
+    timeout = checked_timeout(timeout, "mcp_tool_handlers")
     kit = toolkit(tools)
     listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
     wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}

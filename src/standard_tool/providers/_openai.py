@@ -677,7 +677,12 @@ async def run_openai_chat_tool_calls(
     kit = toolkit(tools)
     calls = _chat_calls(response)
     results = await run_calls(
-        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+        kit,
+        calls,
+        meta=meta,
+        timeout=timeout,
+        decode=_strict_decoder(strict),
+        where="run_openai_chat_tool_calls",
     )
     return [
         {"role": "tool", "tool_call_id": c.call_id, "content": chat_content(r)}
@@ -738,7 +743,12 @@ async def run_openai_responses_tool_calls(
     pairs = _responses_calls(response)
     calls = [c for _, c in pairs]
     results = await run_calls(
-        kit, calls, meta=meta, timeout=timeout, decode=_strict_decoder(strict)
+        kit,
+        calls,
+        meta=meta,
+        timeout=timeout,
+        decode=_strict_decoder(strict),
+        where="run_openai_responses_tool_calls",
     )
     out: list[OpenAIResponsesToolOutput] = []
     for (kind, call), result in zip(pairs, results, strict=True):

@@ -15,6 +15,7 @@ from typing_extensions import TypeAlias
 
 from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
+from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Request, Toolkit, ToolResult, bound_text, error_text, run_batch
 from standard_tool.providers._text import sendable, text_result
 
@@ -143,6 +144,7 @@ async def run_calls(
     decode: Decode | None,
     sequential: bool | None = None,
     on_progress: ProgressCallback | None = None,
+    where: str = "run_calls",
 ) -> list[ToolResult]:
     """Run a response's calls and return their results in the calls' order.
 
@@ -150,7 +152,10 @@ async def run_calls(
     for one after another. Each call's deadline is ``timeout``, else the tool's or the
     toolkit's, else ``RUNNER_TIMEOUT``; ``math.inf`` means none. ``on_progress``
     (default: the toolkit's) receives every progress event; each names its call id.
+    A ``timeout`` that is not a positive number, ``math.inf`` or ``None`` raises
+    ``TypeError`` or ``ValueError`` naming ``where`` (the public runner) before any call runs.
     """
+    timeout = checked_timeout(timeout, where)
 
     def limit(name: str) -> float:
         if timeout is not None:

@@ -6,12 +6,12 @@ Layer: schema adapters.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, cast
 
 from typing_extensions import Protocol, TypeAlias
 
-from standard_tool._core import StandardToolError
+from standard_tool._core import Issue, StandardToolError
 from standard_tool._shared import Snapshot
 from standard_tool.dialects import (
     SUPPORTED_TARGETS,
@@ -20,7 +20,14 @@ from standard_tool.dialects import (
     unsupported_target_message,
 )
 
-__all__ = ["DataclassInstance", "InvalidSchemaError", "JSONSchemaEmitter", "ObjectInput"]
+__all__ = [
+    "MAX_DEPTH",
+    "DataclassInstance",
+    "InvalidSchemaError",
+    "JSONSchemaEmitter",
+    "ObjectInput",
+    "too_deep_issue",
+]
 
 #: ``emit(mode, library_options)``: the canonical draft 2020-12 schema of one side.
 Emit = Callable[[str, Any], "dict[str, Any]"]
@@ -84,3 +91,44 @@ class JSONSchemaEmitter:
                     cached = Snapshot(convert(self._emit(side, None), target))
                     self._cache[key] = cached
         return cached.get()
+
+
+#: How deep a value may nest before the issue for a validator's ``RecursionError`` names it.
+MAX_DEPTH = 100
+
+
+def too_deep_issue(value: object) -> Issue:
+    """Say where a value the validator could not walk loops or nests too deep.
+
+    A depth-first walk without recursion, visiting each list or dict once: one that
+    contains itself is named at the path where it repeats, else the first container
+    ``MAX_DEPTH`` levels down. When neither is found (the schema's own ``$ref`` chain
+    was what ran deep) the issue has no path.
+    """
+    open_ids: set[int] = set()  # containers on the current path
+    done: set[int] = set()  # containers walked already (shared ones are walked once)
+    stack: list[tuple[object, tuple[str | int, ...]] | int] = [(value, ())]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, int):  # leaving a container
+            open_ids.discard(entry)
+            done.add(entry)
+            continue
+        node, path = entry
+        if isinstance(node, dict):
+            children: Iterable[tuple[str | int, object]] = cast("dict[str, object]", node).items()
+        elif isinstance(node, list):
+            children = enumerate(cast("list[object]", node))
+        else:
+            continue
+        key = id(cast(object, node))
+        if key in open_ids:
+            return Issue("contains itself", path, "invalid")
+        if key in done:
+            continue
+        if len(path) >= MAX_DEPTH:
+            return Issue(f"nested more than {MAX_DEPTH} levels deep", path, "invalid")
+        open_ids.add(key)
+        stack.append(key)
+        stack.extend((child, (*path, name)) for name, child in reversed(list(children)))
+    return Issue("nested too deeply to check", None, "invalid")

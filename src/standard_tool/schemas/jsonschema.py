@@ -7,9 +7,12 @@ plain dict. The dialect is read from ``$schema`` (draft 2020-12 when absent, or
 draft-07); the validator is compiled once, with formats checked where the schema
 declares them. ``pattern``, ``patternProperties`` and ``additionalProperties``
 match with ECMA-262 regular expressions, as JSON Schema specifies (``$`` only at
-the very end). Validation stops after 100 issues, and a value nested too deeply
+the very end), matched by the ``regex`` package within ``PATTERN_BUDGET`` seconds
+per validation. Validation stops after 50 issues, and a value nested too deeply
 (or holding itself) or holding an integer too long to print is an issue, never
-an exception.
+an exception. A schema nested past ``MAX_SCHEMA_DEPTH``, of another dialect, or
+with a ``$ref`` that points nowhere or outside it is refused when wrapped; a
+reference is never fetched.
 
 Examples:
     >>> from standard_tool.schemas.jsonschema import from_json_schema
@@ -24,26 +27,48 @@ Examples:
 
 from __future__ import annotations
 
+import functools
+import importlib
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any, cast
+from urllib.parse import unquote, urljoin
 
 from jsonschema import Draft7Validator, Draft202012Validator, validators
 from jsonschema import exceptions as _exceptions
+from referencing import Registry
+from referencing.exceptions import NoSuchResource
+from referencing.exceptions import Unresolvable as _Unresolvable
 
 from standard_tool._core import FailureResult, Issue, SuccessResult
-from standard_tool._shared import ecma_regex, truncate_text
-from standard_tool.dialects import copy_schema, detect_dialect
-from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter
+from standard_tool._shared import (
+    MAX_ISSUES,
+    MISSING,
+    STOPPED,
+    ecma_regex,
+    ecma_source,
+    pointer_text,
+    resolve_pointer,
+    truncate_text,
+)
+from standard_tool.dialects import SchemaConversionError, copy_schema, detect_dialect
+from standard_tool.schemas._base import InvalidSchemaError, JSONSchemaEmitter, too_deep_issue
 
-__all__ = ["ECMA_VALIDATORS", "JSONSchema", "JSONSchemaProps", "from_json_schema"]
+__all__ = [
+    "ECMA_VALIDATORS",
+    "MAX_SCHEMA_DEPTH",
+    "PATTERN_BUDGET",
+    "JSONSchema",
+    "JSONSchemaProps",
+    "from_json_schema",
+]
 
 # jsonschema's own annotations are partial; its errors are read as ``Any`` here.
 _best_match: Callable[[Iterable[Any]], Any] = getattr(_exceptions, "best_match")  # noqa: B009
 _ValidationError: Any = _exceptions.ValidationError
 _MAX_SHOWN = 80
-#: Issues collected before validation stops (a million bad items must not cost GBs).
-MAX_ISSUES = 100
 
 
 # --------------------------------------------------------------------------------------
@@ -51,9 +76,66 @@ MAX_ISSUES = 100
 # --------------------------------------------------------------------------------------
 
 
+#: Seconds one validation may spend matching patterns, all of them together. A
+#: schema from elsewhere (an MCP server, a framework) may hold a pattern that
+#: backtracks exponentially (``^(a|aa)+$`` on 41 characters takes minutes with
+#: ``re``), so its patterns are matched with the ``regex`` package and a timeout:
+#: past the budget, a string fails with "took too long to match".
+PATTERN_BUDGET = 1.0
+
+#: The current validation's pattern deadline (``time.monotonic()``), in a one-item list.
+_DEADLINE: ContextVar[list[float] | None] = ContextVar(
+    "standard_tool_pattern_deadline", default=None
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bounded_regex(pattern: str) -> Any:
+    """Compile ``pattern`` (ECMA-262) with the ``regex`` package, whose matching takes a timeout."""
+    regex: Any = importlib.import_module("regex")  # untyped; an optional dependency
+    return regex.compile(ecma_source(pattern), regex.ASCII)
+
+
+def _search(pattern: str, text: str) -> bool | None:
+    """Whether ``pattern`` matches in ``text``; ``None`` when the time budget ran out."""
+    budget = _DEADLINE.get()
+    if budget is None:  # outside ``validate`` (``ECMA_VALIDATORS`` used directly)
+        left = PATTERN_BUDGET
+    else:
+        left = budget[0] - time.monotonic()
+        if left <= 0:
+            return None
+    try:
+        compiled = _bounded_regex(pattern)
+    except ImportError:  # ``ECMA_VALIDATORS`` used directly, on schemas one wrote oneself
+        return ecma_regex(pattern).search(text) is not None
+    try:
+        return compiled.search(text, timeout=left) is not None
+    except TimeoutError:
+        if budget is not None:
+            budget[0] = 0.0  # spent: every later match of this validation fails at once
+        return None
+
+
+#: The ``validator`` of the error for a match that ran out of time (our message kept).
+_TOO_SLOW = "pattern (time budget)"
+
+
+def _too_slow(pattern: str) -> Any:
+    return _ValidationError(
+        f"took too long to match the pattern {_json(pattern)} "
+        f"(over {PATTERN_BUDGET:g} s of matching); send a shorter value",
+        validator=_TOO_SLOW,
+    )
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
-        yield _ValidationError(f"does not match {pattern!r}")
+    if validator.is_type(instance, "string"):
+        found = _search(pattern, instance)
+        if found is None:
+            yield _too_slow(pattern)
+        elif not found:
+            yield _ValidationError(f"does not match {pattern!r}")
 
 
 def _pattern_properties(
@@ -62,17 +144,22 @@ def _pattern_properties(
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in patterns.items():
-        regex = ecma_regex(pattern)
         for key, value in instance.items():
-            if regex.search(key):
+            found = _search(pattern, key)
+            if found is None:
+                yield _too_slow(pattern)
+            elif found:
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
 def _extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
-    """Return the keys of ``instance`` that ``properties`` and ``patternProperties`` miss."""
+    """Return the keys of ``instance`` that ``properties`` and ``patternProperties`` miss.
+
+    A key whose match ran out of time counts as missed: it is refused, never let through.
+    """
     known = schema.get("properties", {})
-    patterns = [ecma_regex(p) for p in schema.get("patternProperties", {})]
-    return [k for k in instance if k not in known and not any(p.search(k) for p in patterns)]
+    patterns = list(schema.get("patternProperties", {}))
+    return [k for k in instance if k not in known and not any(_search(p, k) for p in patterns)]
 
 
 def _additional_properties(validator: Any, additional: Any, instance: Any, schema: Any) -> Any:
@@ -102,12 +189,176 @@ def _ecma(cls: Any) -> Any:
 
 
 #: ``jsonschema`` validator classes per dialect whose regex keywords use ECMA-262
-#: patterns (``standard_tool.testing`` checks tools against these too).
+#: patterns (``standard_tool.testing`` checks tools against these too), matched by
+#: ``regex`` within ``PATTERN_BUDGET`` (by ``re``, unbounded, when ``regex`` is missing:
+#: ``from_json_schema`` refuses a schema with patterns then).
 ECMA_VALIDATORS: dict[str, Any] = {
     "draft-2020-12": _ecma(Draft202012Validator),
     "draft-07": _ecma(Draft7Validator),
 }
 _VALIDATORS = ECMA_VALIDATORS
+
+
+# --------------------------------------------------------------------------------------
+# What a schema from anywhere (an MCP server, a framework) must be before it is used
+# --------------------------------------------------------------------------------------
+
+#: How deep a schema document may nest (objects and arrays, counted before anything
+#: walks it recursively): ``jsonschema`` checks a schema recursively, and about 100
+#: levels of ``properties`` (200 of the document) exhaust Python's stack.
+MAX_SCHEMA_DEPTH = 128
+
+_REFERENCE_KEYS = ("$ref", "$dynamicRef")
+
+
+def _no_retrieval(uri: str) -> Any:
+    raise _no_such_resource(ref=uri)
+
+
+# referencing's attrs classes: their keyword arguments are read as ``Any`` here.
+_no_such_resource: Any = NoSuchResource
+_LOCAL_ONLY: Any = cast("Any", Registry)(retrieve=_no_retrieval)
+
+
+def _shape_problem(schema: Mapping[str, Any]) -> str | None:
+    """Say why ``schema`` cannot be walked: nested past ``MAX_SCHEMA_DEPTH``, or holding itself.
+
+    A walk without recursion that visits each container once.
+    """
+    open_ids: set[int] = set()
+    done: set[int] = set()
+    stack: list[tuple[object, tuple[str | int, ...]] | int] = [(schema, ())]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, int):
+            open_ids.discard(entry)
+            done.add(entry)
+            continue
+        node, path = entry
+        if isinstance(node, Mapping):
+            children: list[tuple[str | int, object]] = [
+                (str(k), v) for k, v in cast("Mapping[object, object]", node).items()
+            ]
+        elif isinstance(node, (list, tuple)):
+            children = list(enumerate(cast("list[object]", node)))
+        else:
+            continue
+        key = id(cast(object, node))
+        if key in open_ids:
+            return f"the schema contains itself at {_where(path)}"
+        if key in done:
+            continue
+        if len(path) > MAX_SCHEMA_DEPTH:
+            return f"the schema nests more than {MAX_SCHEMA_DEPTH} levels deep at {_where(path)}"
+        open_ids.add(key)
+        stack.append(key)
+        stack.extend((child, (*path, name)) for name, child in reversed(children))
+    return None
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    return truncate_text(pointer_text(path), _MAX_SHOWN) or "the root"
+
+
+def _reference_problem(schema: dict[str, Any]) -> str | None:
+    """Say which ``$ref`` (or ``$dynamicRef``) of ``schema`` cannot be resolved within it.
+
+    A reference resolves when it points into the schema: a JSON Pointer fragment
+    that leads somewhere in its resource (the document, or the subschema whose
+    ``$id`` it is under), an anchor the schema defines, or the ``$id`` of one of its
+    subschemas. Anything else would have to be fetched, which never happens.
+    """
+    resources: dict[str, object] = {}  # absolute $id (without fragment) -> its subschema
+    anchors: set[str] = set()
+    refs: list[tuple[str, str, object, tuple[str | int, ...]]] = []  # ref, base, root, path
+    stack: list[tuple[object, str, object, tuple[str | int, ...]]] = [(schema, "", schema, ())]
+    while stack:
+        node, base, root, path = stack.pop()
+        if isinstance(node, list):
+            items = cast("list[object]", node)
+            stack.extend((item, base, root, (*path, i)) for i, item in enumerate(items))
+            continue
+        if not isinstance(node, dict):
+            continue
+        obj = cast("dict[str, object]", node)
+        own = obj.get("$id")
+        if isinstance(own, str):
+            if own.startswith("#"):  # draft-07: a plain-name $id is an anchor
+                anchors.add(own[1:])
+            else:
+                base = urljoin(base, own.split("#", 1)[0])
+                resources[base] = obj
+                root = obj
+        for name in ("$anchor", "$dynamicAnchor"):
+            anchor = obj.get(name)
+            if isinstance(anchor, str):
+                anchors.add(anchor)
+        for name in _REFERENCE_KEYS:
+            ref = obj.get(name)
+            if isinstance(ref, str):
+                refs.append((ref, base, root, (*path, name)))
+        for key, child in obj.items():
+            if key not in ("enum", "const", "default", "examples"):  # data, not schemas
+                stack.append((child, base, root, (*path, key)))
+    for ref, base, root, path in refs:
+        address, _, fragment = ref.partition("#")
+        target = root
+        if address:
+            target = resources.get(urljoin(base, address), _MISSING_RESOURCE)
+            if target is _MISSING_RESOURCE:
+                return (
+                    f"$ref {_bounded(ref)!r} at {_where(path)} points outside the schema; "
+                    "references are never fetched: put the definition in $defs"
+                )
+        if fragment.startswith("/") or not fragment:
+            if resolve_pointer(target, "#" + fragment) is MISSING:
+                return f"$ref {_bounded(ref)!r} at {_where(path)} points nowhere in the schema"
+        elif unquote(fragment) not in anchors:
+            return f"$ref {_bounded(ref)!r} at {_where(path)} names no anchor of the schema"
+    return None
+
+
+_MISSING_RESOURCE = object()
+
+
+def _pattern_values(schema: object) -> Iterator[str]:
+    """Yield every ``pattern`` and ``patternProperties`` key of ``schema`` (no recursion)."""
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(cast("list[object]", node))
+        elif isinstance(node, dict):
+            obj = cast("dict[str, object]", node)
+            pattern = obj.get("pattern")
+            if isinstance(pattern, str):
+                yield pattern
+            found = obj.get("patternProperties")
+            if isinstance(found, dict):
+                yield from (k for k in cast("dict[object, object]", found) if isinstance(k, str))
+            stack.extend(
+                v for k, v in obj.items() if k not in ("enum", "const", "default", "examples")
+            )
+
+
+def _has_patterns(schema: object) -> bool:
+    return next(_pattern_values(schema), None) is not None
+
+
+def _pattern_problem(schema: object) -> str | None:
+    """Compile every pattern of ``schema`` for bounded matching; say which one cannot be."""
+    for pattern in _pattern_values(schema):
+        try:
+            _bounded_regex(pattern)
+        except ImportError:
+            raise ImportError(
+                "from_json_schema: a schema with patterns needs the 'regex' package, which "
+                "matches them within a time budget; install the 'standard-tool[jsonschema]' "
+                "extra"
+            ) from None
+        except Exception as err:  # regex.error: refused as the schema's own mistake
+            return f"the pattern {_bounded(pattern)!r} cannot be compiled: {_bounded(str(err))}"
+    return None
 
 
 class JSONSchemaProps:
@@ -120,14 +371,19 @@ class JSONSchemaProps:
             itself (both sides), converted by ``standard_tool.dialects``.
     """
 
-    __slots__ = ("_check_formats", "_iter_errors", "_schema", "json_schema")
+    __slots__ = ("_check_formats", "_iter_errors", "_patterns", "_schema", "json_schema")
 
     version: int = 1
     vendor: str = "jsonschema"
 
     def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
+        try:
+            detect_dialect(schema)  # names another dialect: refused now, deferred or not
+        except SchemaConversionError as err:
+            raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
         self._check_formats = check_formats
+        self._patterns = False
         self.json_schema = JSONSchemaEmitter(lambda side, options: schema)
         # Checking a schema against its metaschema costs about a millisecond (most of
         # building a tool from a dict); a deferred check runs on the first validate.
@@ -136,12 +392,13 @@ class JSONSchemaProps:
             self.check()
 
     def check(self) -> None:
-        """Check the schema against its dialect's metaschema and compile the validator.
+        """Check the schema (metaschema, references, patterns) and compile the validator.
 
         Runs once; ``validate`` runs it first when it has not run yet.
 
         Raises:
-            InvalidSchemaError: the schema is not valid for its dialect.
+            InvalidSchemaError: the schema is not valid for its dialect, or has a
+                reference or a pattern that cannot be used.
         """
         if self._iter_errors != self._first_iter_errors:
             return
@@ -156,8 +413,17 @@ class JSONSchemaProps:
                 f"from_json_schema: not a valid {dialect} JSON Schema at {where}: "
                 f"{_bounded(err.message)}"
             ) from err
+        except RecursionError:  # nested less than MAX_SCHEMA_DEPTH, on a deep stack
+            raise InvalidSchemaError(
+                "from_json_schema: the schema nests too deeply to check"
+            ) from None
+        problem = _reference_problem(schema) or _pattern_problem(schema)
+        if problem is not None:
+            raise InvalidSchemaError(f"from_json_schema: {problem}")
+        self._patterns = _has_patterns(schema)
         format_checker = cls.FORMAT_CHECKER if self._check_formats else None
-        validator: Any = cls(schema, format_checker=format_checker)
+        # Our own registry: a reference is never fetched from the network.
+        validator: Any = cls(schema, format_checker=format_checker, registry=_LOCAL_ONLY)
         self._iter_errors = validator.iter_errors
 
     def _first_iter_errors(self, value: object) -> Iterator[Any]:
@@ -171,19 +437,29 @@ class JSONSchemaProps:
         unexpected property included); its ``message`` is short and never repeats
         the value.
         """
+        found = self._iter_errors(value)  # a deferred schema check raises here
+        token = _DEADLINE.set([time.monotonic() + PATTERN_BUDGET]) if self._patterns else None
+        try:
+            return self._validate(value, found)
+        finally:
+            if token is not None:
+                _DEADLINE.reset(token)
+
+    def _validate(self, value: object, found: Iterator[Any]) -> SuccessResult[Any] | FailureResult:
         errors: list[Any] = []
-        found = self._iter_errors(value)  # a deferred schema check raises here, not below
         try:
             for error in found:
                 errors.append(error)
-                if len(errors) >= MAX_ISSUES:
-                    issues = [*_issues(errors)][:MAX_ISSUES]
-                    issues.append(
-                        Issue(f"validation stopped after {MAX_ISSUES} issues", None, "invalid")
-                    )
+                if len(errors) >= MAX_ISSUES:  # a million bad items must not cost GBs
+                    issues = [*_issues(errors)][: MAX_ISSUES - 1]
+                    issues.append(Issue(STOPPED, None, "invalid"))
                     return FailureResult(tuple(issues))
         except RecursionError:
             return FailureResult((_too_deep(value),))
+        except _Unresolvable as err:  # checked when built: only a reference we missed
+            return FailureResult(
+                (Issue(_bounded(f"the schema's reference {err.ref!r} cannot be resolved"), None),)
+            )
         except ValueError as err:  # an int past the interpreter's digit limit
             text = str(err)
             if "digit" in text:
@@ -196,45 +472,8 @@ class JSONSchemaProps:
         return FailureResult(tuple(_issues(errors)))
 
 
-#: How deep a value may nest before the issue for a validator's ``RecursionError`` names it.
-MAX_DEPTH = 100
-
-
-def _too_deep(value: object) -> Issue:
-    """Say where a value the validator could not walk loops or nests too deep.
-
-    A depth-first walk without recursion, visiting each list or dict once: one that
-    contains itself is named at the path where it repeats, else the first container
-    ``MAX_DEPTH`` levels down. When neither is found (the schema's own ``$ref`` chain
-    was what ran deep) the issue has no path.
-    """
-    open_ids: set[int] = set()  # containers on the current path
-    done: set[int] = set()  # containers walked already (shared ones are walked once)
-    stack: list[tuple[object, tuple[str | int, ...]] | int] = [(value, ())]
-    while stack:
-        entry = stack.pop()
-        if isinstance(entry, int):  # leaving a container
-            open_ids.discard(entry)
-            done.add(entry)
-            continue
-        node, path = entry
-        if isinstance(node, dict):
-            children: Iterable[tuple[str | int, object]] = cast("dict[str, object]", node).items()
-        elif isinstance(node, list):
-            children = enumerate(cast("list[object]", node))
-        else:
-            continue
-        key = id(cast(object, node))
-        if key in open_ids:
-            return Issue("contains itself", path, "invalid")
-        if key in done:
-            continue
-        if len(path) >= MAX_DEPTH:
-            return Issue(f"nested more than {MAX_DEPTH} levels deep", path, "invalid")
-        open_ids.add(key)
-        stack.append(key)
-        stack.extend((child, (*path, name)) for name, child in reversed(list(children)))
-    return Issue("nested too deeply to check", None, "invalid")
+#: The issue for a value the validator could not walk (``schemas._base.too_deep_issue``).
+_too_deep = too_deep_issue
 
 
 class JSONSchema:
@@ -249,18 +488,21 @@ class JSONSchema:
             (2020-12 when absent). It is copied; later changes to it have no effect.
         check_formats: check ``format`` (``"email"``, ``"date"``, ...) where the
             schema declares it, for the formats ``jsonschema`` can check.
+        defer_check: check the schema against its dialect's metaschema, its
+            references and its patterns on the first ``validate`` (or an explicit
+            ``check()``) instead of now. The builder defers it for a JSON Schema
+            dict, so a tool that is never called costs next to nothing; the error
+            is the same, raised then.
 
     Attributes:
         schema: the (copied) JSON Schema.
 
-        defer_check: check the schema against its dialect's metaschema on the
-            first ``validate`` (or an explicit ``check()``) instead of now. The
-            builder defers it for a JSON Schema dict, so a tool that is never called
-            costs next to nothing; the error is the same, raised then.
-
     Raises:
-        ValueError: the schema is not valid for its dialect (at construction unless
-            the check is deferred), or names another dialect.
+        InvalidSchemaError: (a ``ValueError``) the schema names another dialect,
+            nests more than ``MAX_SCHEMA_DEPTH`` levels deep or contains itself; and,
+            unless the check is deferred, it is not valid for its dialect or has a
+            ``$ref`` that points nowhere or outside the schema (a reference is never
+            fetched).
     """
 
     __slots__ = ("__standard__", "schema")
@@ -274,8 +516,10 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
+        problem = _shape_problem(schema)  # before anything walks it recursively
+        if problem is not None:
+            raise InvalidSchemaError(f"from_json_schema: {problem}")
         self.schema = copy_schema(schema)
-        detect_dialect(self.schema)  # names another dialect: refused now, deferred or not
         self.__standard__ = JSONSchemaProps(
             self.schema, check_formats=check_formats, defer_check=defer_check
         )
@@ -284,7 +528,8 @@ class JSONSchema:
         """Check the schema now, if it has not been checked yet (see ``defer_check``).
 
         Raises:
-            InvalidSchemaError: the schema is not valid for its dialect.
+            InvalidSchemaError: the schema is not valid for its dialect, or has a
+                reference or a pattern that cannot be used.
         """
         self.__standard__.check()
 
@@ -298,6 +543,20 @@ def from_json_schema(
 ) -> JSONSchema:
     """Wrap a JSON Schema dict. Same as ``JSONSchema``."""
     return JSONSchema(schema, check_formats=check_formats, defer_check=defer_check)
+
+
+def tool_schema(schema: Mapping[str, Any], where: str, tool_name: object) -> JSONSchema:
+    """``from_json_schema(schema)`` for a tool made elsewhere: a refusal names the tool.
+
+    Raises:
+        InvalidSchemaError: as ``JSONSchema``; the message starts with
+            ``"<where>: tool '<name>': "``.
+    """
+    try:
+        return JSONSchema(schema)
+    except InvalidSchemaError as err:
+        shown = truncate_text(str(tool_name), 100)
+        raise InvalidSchemaError(f"{where}: tool {shown!r}: {err}") from None
 
 
 # --------------------------------------------------------------------------------------
@@ -371,6 +630,8 @@ def _object(value: object) -> dict[str, Any]:
 def _message(error: Any) -> str:
     keyword: Any = error.validator
     expected: Any = error.validator_value
+    if keyword == _TOO_SLOW:
+        return str(error.message)
     if keyword == "type":
         names: list[Any] = [expected] if isinstance(expected, str) else list(expected)
         return f"expected {' or '.join(str(n) for n in names)}"

@@ -29,7 +29,13 @@ from typing_extensions import TypeVar, overload
 from standard_tool._core import FailureResult, Issue, SuccessResult
 from standard_tool._fast import FastPath
 from standard_tool._shared import ecma_regex, pointer_tokens, safe_repr
-from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
+from standard_tool.schemas._base import (
+    MAX_DEPTH,
+    DataclassInstance,
+    JSONSchemaEmitter,
+    ObjectInput,
+    too_deep_issue,
+)
 
 __all__ = ["UNKNOWN_KEY", "MsgspecSchema", "MsgspecSchemaProps", "msgspec_schema"]
 
@@ -72,17 +78,28 @@ class MsgspecSchemaProps(Generic[T, InT]):
         self._type = type
         self._options = options
         # msgspec's own compiled function, called directly: the builder uses the
-        # fast path, and ``validate`` is built on the same two pieces.
-        # msgspec raises ``UnicodeEncodeError`` for a lone surrogate: one of the
-        # errors that mean "invalid" (``_issues`` words it), caught by the caller, so
-        # a rejected value passes no ``try`` here that would not match it.
+        # fast path, and ``validate`` is built on the same two pieces. Two failures of
+        # msgspec's own name no place in the value, so they become ``_Unwalkable``
+        # here, where the value is at hand: ``RecursionError`` (a value nested past
+        # the interpreter's limit, or one that contains itself) and
+        # ``UnicodeEncodeError`` (a lone surrogate where a non-``str`` is expected).
         self._convert: Callable[[Any], Any]
         if options:
-            convert: Callable[[Any], Any] = functools.partial(_convert, type=type, **options)
+            given: Callable[[Any], Any] = functools.partial(_convert, type=type, **options)
+
+            def convert(value: Any, /) -> Any:
+                try:
+                    return given(value)
+                except (RecursionError, UnicodeEncodeError) as err:
+                    raise _Unwalkable(_unwalkable(value, err)) from None
+
         else:
             # msgspec parses a positional ``type`` much faster than a keyword one.
             def convert(value: Any, /) -> Any:
-                return _convert(value, type)
+                try:
+                    return _convert(value, type)
+                except (RecursionError, UnicodeEncodeError) as err:
+                    raise _Unwalkable(_unwalkable(value, err)) from None
 
         self._convert = _with_ecma_patterns(convert, type)
         self.fast_path = FastPath(self._convert, _INVALID, _issues)
@@ -247,13 +264,80 @@ def _pattern_problem(
     return None
 
 
-#: What ``msgspec.convert`` raises for an invalid value.
-_INVALID = (msgspec.ValidationError, UnicodeEncodeError)
+class _Unwalkable(Exception):
+    """A value msgspec failed on without naming a place in it; carries the issue that does."""
+
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(issue.message)
+        self.issue = issue
 
 
-def _issues(err: msgspec.ValidationError | UnicodeEncodeError) -> tuple[Issue]:
-    if isinstance(err, UnicodeEncodeError):  # msgspec cannot encode a lone surrogate
-        return (_issue(_SURROGATE),)
+#: What the adapter's convert raises for an invalid value.
+_INVALID = (msgspec.ValidationError, _Unwalkable)
+
+#: How many strings (and keys) the search for a lone surrogate looks at, at most.
+_MAX_VISITED = 100_000
+
+
+def _unwalkable(value: object, err: RecursionError | UnicodeEncodeError) -> Issue:
+    if isinstance(err, RecursionError):
+        return too_deep_issue(value)
+    return Issue(_SURROGATE, _surrogate_path(value, err.object), "invalid")
+
+
+def _surrogate_path(value: object, culprit: object) -> tuple[str | int, ...] | None:
+    """Return where ``culprit`` (the text msgspec could not encode) is in ``value``.
+
+    A walk without recursion that visits each container once and at most
+    ``_MAX_VISITED`` nodes, to ``MAX_DEPTH`` levels: the string that is ``culprit``,
+    else the first equal to it, else the first with a lone surrogate. ``None`` when
+    no place is found (or the place is the value itself).
+    """
+    first: tuple[str | int, ...] | None = None
+    equal: tuple[str | int, ...] | None = None
+    seen: set[int] = set()
+    stack: list[tuple[object, tuple[str | int, ...]]] = [(value, ())]
+    visited = 0
+    while stack and visited < _MAX_VISITED:
+        node, path = stack.pop()
+        visited += 1
+        if isinstance(node, str):
+            if node is culprit:
+                return path or None
+            if equal is None and node == culprit:
+                equal = path
+            elif first is None and _has_surrogate(node):
+                first = path
+            continue
+        if id(node) in seen or len(path) >= MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            seen.add(id(cast(object, node)))
+            items = list(cast("dict[object, object]", node).items())
+            for key, item in reversed(items):
+                at = (*path, key if isinstance(key, (str, int)) else safe_repr(key, 40))
+                stack.append((item, at))
+                if isinstance(key, str):
+                    stack.append((key, at))  # a key is named by its own path
+        elif isinstance(node, (list, tuple)):
+            seen.add(id(cast(object, node)))
+            sequence = cast("list[object]", list(cast("Any", node)))
+            stack.extend((item, (*path, index)) for index, item in reversed([*enumerate(sequence)]))
+    found = first if equal is None else equal
+    return found if found else None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _issues(err: msgspec.ValidationError | _Unwalkable) -> tuple[Issue]:
+    if isinstance(err, _Unwalkable):
+        return (err.issue,)
     return (_issue(str(err)),)
 
 

@@ -24,7 +24,7 @@ from typing_extensions import TypeVar, overload
 
 from standard_tool._core import FailureResult, Issue, SuccessResult
 from standard_tool._fast import FastPath
-from standard_tool._shared import safe_repr
+from standard_tool._shared import MAX_ISSUES, STOPPED, safe_repr
 from standard_tool.schemas._base import DataclassInstance, JSONSchemaEmitter, ObjectInput
 
 if TYPE_CHECKING:
@@ -91,10 +91,15 @@ class PydanticSchemaProps(Generic[T, InT]):
 
 
 def _issues(err: ValidationError) -> tuple[Issue, ...]:
-    return tuple(
+    found = err.errors(include_url=False, include_context=False, include_input=False)
+    stopped = len(found) >= MAX_ISSUES
+    issues = [
         Issue(e["msg"], tuple(e["loc"]) or None, _issue_code(e["type"]))
-        for e in err.errors(include_url=False, include_context=False, include_input=False)
-    )
+        for e in (found[: MAX_ISSUES - 1] if stopped else found)
+    ]
+    if stopped:  # as every adapter: at most MAX_ISSUES, the last saying so
+        issues.append(Issue(STOPPED, None, "invalid"))
+    return tuple(issues)
 
 
 #: pydantic error types with their own issue code; the rest are read by their suffix.
