@@ -20,6 +20,7 @@ from typing import Any, cast
 from standard_tool._core import (
     input_json_schema,
     is_standard_tool,
+    optional_member,
     output_json_schema,
     run_tool_sync,
 )
@@ -79,14 +80,19 @@ def _import(spec: str) -> ModuleType:
         raise TargetError(f"importing {spec} failed: {type(err).__name__}: {err}") from err
 
 
+def _is_tool(obj: object) -> bool:
+    """Tell a tool from a class whose attributes look like one (its instances are the tools)."""
+    return not isinstance(obj, type) and is_standard_tool(obj)
+
+
 def _tools_of(obj: Any, where: str) -> list[Any]:
-    if is_standard_tool(obj):
+    if _is_tool(obj):
         return [obj]
     if isinstance(obj, Toolkit):
         return obj.list()
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes, dict)):
         items: list[Any] = list(cast("Iterable[object]", obj))
-        if items and all(is_standard_tool(item) for item in items):
+        if items and all(_is_tool(item) for item in items):
             return items
     raise TargetError(f"{where} is not a tool, a Toolkit or a list of tools")
 
@@ -110,7 +116,7 @@ def load_tools(target: str) -> list[Any]:
     namespace: dict[str, Any] = vars(module)
     for value in namespace.values():
         found: list[Any] = []
-        if is_standard_tool(value):
+        if _is_tool(value):
             found = [value]
         elif isinstance(value, Toolkit):
             found = value.list()
@@ -158,7 +164,7 @@ def neutral(tool: Any) -> dict[str, Any]:
     """Return the neutral description: name, title, description and both schemas."""
     return {
         "name": tool.name,
-        "title": tool.title,
+        "title": optional_member(tool, "title"),
         "description": tool.description,
         "input_schema": input_json_schema(tool),
         "output_schema": output_json_schema(tool),
@@ -239,7 +245,8 @@ def cmd_inspect(args: argparse.Namespace, out: Out) -> int:
             params = ", ".join(
                 f"{n}: {k}{'' if r == 'required' else '?'}" for n, k, r in _summary_rows(t)
             )
-            rows.append([t.name, t.title or "", first[0] if first else "", params])
+            title = optional_member(t, "title") or ""
+            rows.append([t.name, title, first[0] if first else "", params])
         _print_table(out, rows)
         return 0
     formats = FORMATS if args.format == "all" else (args.format,)
@@ -529,7 +536,7 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
         if not isinstance(payload, dict) and any(d in vars(args) for d in dests):
             parser.error("--json must be an object to combine with --<param> options")
     else:
-        payload = {} if tool.input_schema is not None else None
+        payload = {} if optional_member(tool, "input_schema") is not None else None
     for dest, name in dests.items():
         if dest in vars(args):
             payload[name] = getattr(args, dest)

@@ -26,7 +26,12 @@ from typing import Any, cast
 
 from typing_extensions import TypeVar
 
-from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
+from standard_tool._core import (
+    StandardToolError,
+    StandardToolV0Definition,
+    call_execute,
+    is_async_callable,
+)
 
 _T = TypeVar("_T")
 
@@ -416,12 +421,11 @@ def stream_tool(
         token = _CURRENT.set(context)
         try:
             if is_async_callable(tool.execute):
-                return await tool.execute(input, meta)
+                return await call_execute(tool, input, meta)
             copied = contextvars.copy_context()
-            execute: Callable[[Any, Any], Any] = tool.execute
 
             def call() -> Any:
-                return copied.run(execute, input, meta)
+                return copied.run(call_execute, tool, input, meta)
 
             result = await asyncio.get_running_loop().run_in_executor(None, call)
             if inspect.isawaitable(result):

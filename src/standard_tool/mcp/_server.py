@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import Literal
 
 from standard_tool._context import ProgressEvent
+from standard_tool._core import optional_member
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
@@ -194,7 +195,10 @@ def server(
     listed = types.ListToolsResult.model_validate(
         {"tools": tools_list_entries(kit, annotations=annotations)}
     )
-    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+    wrap = {
+        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
+        for t in kit
+    }
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return listed.model_copy(deep=True)

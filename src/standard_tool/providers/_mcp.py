@@ -14,6 +14,7 @@ from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool._core import (
     StandardToolV0Definition,
+    optional_member,
     output_json_schema,
 )
 from standard_tool._shared import Snapshot, truncate_text
@@ -234,8 +235,9 @@ def _mcp(
 ) -> dict[str, Any]:
     name = check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
-    if tool.title is not None:
-        out["title"] = tool.title
+    title = optional_member(tool, "title")
+    if title is not None:
+        out["title"] = title
     out["description"] = tool.description
     input_schema, output = _schemas(tool, inline)
     out["inputSchema"] = input_schema
@@ -368,7 +370,7 @@ def mcp_result_formatter(
         >>> ping.formatted(mcp_result_formatter(ping)).execute()["structuredContent"]
         {'result': 'pong'}
     """
-    wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
+    wrap = mcp_output_wrapped(tool) if optional_member(tool, "output_schema") is not None else None
 
     def format(outcome: object) -> MCPCallToolResult:
         return mcp_call_tool_result(
@@ -420,7 +422,10 @@ def mcp_tool_handlers(
 
     kit = toolkit(tools)
     listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
-    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+    wrap = {
+        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
+        for t in kit
+    }
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
