@@ -602,3 +602,48 @@ def test_every_branch_of_a_union_of_objects_is_tried() -> None:
     assert pick.execute({"x": {"a": 1}, "y": {"a": 2}}) == "['a']:RecordA(a=2)"
     assert "x: matches none of the 2 alternatives" in errors(pick, {"x": {"c": 1}})
     assert "y: matches none of the 3 alternatives" in errors(pick, {"x": {"a": 1}, "y": {}})
+
+
+# -- a decorated function looks like the function (issue 26) ----------------------------
+
+
+def test_a_decorated_function_has_the_functions_name_doc_and_signature() -> None:
+    import pydoc
+
+    def scale(value: float, factor: float = 2.0) -> float:
+        """Scale a value.
+
+        Args:
+            value: what to scale.
+            factor: by how much.
+        """
+        return value * factor
+
+    scale.owner = "maths"  # type: ignore[attr-defined]
+    scaled = tool(scale)
+    assert scaled.__name__ == "scale"  # type: ignore[attr-defined]
+    assert scaled.__qualname__ == scale.__qualname__  # type: ignore[attr-defined]
+    assert scaled.__module__ == __name__
+    assert scaled.__doc__ == scale.__doc__
+    assert scaled.owner == "maths"  # type: ignore[attr-defined]  # the function's __dict__
+    assert scaled.__wrapped__ is scale
+    assert inspect.signature(scaled) == inspect.signature(scale)
+    assert inspect.getdoc(scaled) == inspect.getdoc(scale)
+    page = pydoc.render_doc(scaled, renderer=pydoc.plaintext)
+    assert f"scale{inspect.signature(scale)}\n    Scale a value." in page
+    assert type(scaled).__doc__ is not None
+    assert type(scaled).__doc__.startswith("A synchronous tool made by ``@tool``")
+
+
+def test_a_method_tool_shows_its_signature_bound_and_unbound() -> None:
+    class Shop:
+        @tool
+        async def price(self, item: str) -> int:
+            """Price one item."""
+            return len(item)
+
+    assert list(inspect.signature(Shop.price).parameters) == ["self", "item"]
+    assert list(inspect.signature(Shop().price).parameters) == ["item"]
+    assert inspect.signature(Shop().price).return_annotation == "int"
+    assert Shop().price.__name__ == "price"  # type: ignore[attr-defined]
+    assert Shop().price.__doc__ == "Price one item."

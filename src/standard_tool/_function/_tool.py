@@ -14,6 +14,7 @@ package; pydantic/msgspec lazily).
 from __future__ import annotations
 
 import collections.abc
+import functools
 import inspect
 import math
 import types
@@ -779,7 +780,16 @@ _Mode: TypeAlias = Literal["function", "static", "method", "class"]
 class _Spec:
     """What a function tool keeps of its function (shared by every bound copy)."""
 
-    __slots__ = ("annotations", "compiled", "context_index", "fn", "make", "metadata", "mode")
+    __slots__ = (
+        "annotations",
+        "compiled",
+        "context_index",
+        "fn",
+        "looks",
+        "make",
+        "metadata",
+        "mode",
+    )
 
     def __init__(
         self,
@@ -796,6 +806,7 @@ class _Spec:
         self.mode: _Mode = mode
         self.compiled = compiled
         self.make = make
+        self.looks = _looks_of(fn)
         # Where a direct call could pass the context positionally (``None``: by keyword only).
         self.context_index: int | None = None
         if compiled.context_name is not None:
@@ -810,6 +821,19 @@ class _Spec:
 
 #: ``_target`` of a function tool not bound to an instance or a class.
 _UNBOUND: Any = object()
+
+
+def _looks_of(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Return what ``functools.update_wrapper`` copies from ``fn``: names, docs, ``__dict__``.
+
+    A function tool keeps them in its own ``__dict__``, so ``help()``, ``inspect`` and
+    documentation generators see the function, not the tool class.
+    """
+    looks = {k: v for k, v in getattr(fn, "__dict__", {}).items() if k != "__wrapped__"}
+    for attr in functools.WRAPPER_ASSIGNMENTS:
+        if hasattr(fn, attr):
+            looks[attr] = getattr(fn, attr)
+    return looks
 
 
 def _direct_call(tool: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -850,6 +874,7 @@ def _finish(tool: Any, spec: _Spec, target: Any, timeout: float | None) -> None:
     setattr_(tool, "annotations", spec.annotations)
     setattr_(tool, "metadata", spec.metadata)
     setattr_(tool, "__wrapped__", spec.fn)
+    tool.__dict__.update(spec.looks)
 
 
 class _Binds:
@@ -861,6 +886,14 @@ class _Binds:
         _spec: _Spec
         _target: Any
         name: str
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The function's signature; a bound method tool's without ``self`` (or ``cls``)."""
+        spec = self._spec
+        if spec.mode == "method" and self._target is _UNBOUND:  # read through the class
+            return inspect.signature(spec.fn)
+        return spec.compiled.signature
 
     def __set_name__(self, owner: type, name: str) -> None:
         spec: _Spec = self._spec
@@ -912,7 +945,16 @@ class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C
             never sent to a model.
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+    # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
+    __slots__ = (
+        "__dict__",
+        "__wrapped__",
+        "_spec",
+        "_target",
+        "annotations",
+        "metadata",
+        "timeout",
+    )
 
     timeout: float | None
     annotations: Mapping[str, Any]
@@ -971,7 +1013,16 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
         metadata: free-form facts about the tool, read-only (see ``FunctionTool``).
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+    # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
+    __slots__ = (
+        "__dict__",
+        "__wrapped__",
+        "_spec",
+        "_target",
+        "annotations",
+        "metadata",
+        "timeout",
+    )
 
     timeout: float | None
     annotations: Mapping[str, Any]
