@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 from standard_tool._context import (
     CURRENT,
+    Event,
     Pending,
     ProgressCallback,
     ProgressEvent,
@@ -40,6 +41,7 @@ from standard_tool._context import (
     enter,
     leave,
     stream_events,
+    stream_tool,
 )
 from standard_tool._core import (
     StandardToolError,
@@ -987,6 +989,10 @@ class RenamedTool:
 
     def __repr__(self) -> str:
         return f"RenamedTool({self.name!r}, {self._tool!r})"
+
+    def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events, each labelled with this name (``stream_tool``)."""
+        return stream_tool(self, input, meta)
 
     def formatted(self, format: Callable[[Any], Any] | None = None) -> RenamedTool:
         """Return the wrapped tool's ``formatted(format)`` under this name."""
