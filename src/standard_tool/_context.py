@@ -316,6 +316,16 @@ def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
     return _NO_METADATA if found is None else found
 
 
+def generated_call_id(context: ToolContext | Pending) -> str | None:
+    """Return the id a call's context generated, or ``None`` when nothing read one.
+
+    A call given no id gets one the first time its handler (or a progress report)
+    reads ``call_id``; the ``Toolkit`` copies it to the call's ``ToolResult``.
+    """
+    made: ToolContext | None = context[5] if isinstance(context, list) else context
+    return None if made is None else made._call_id  # pyright: ignore[reportPrivateUsage]
+
+
 def cancel_pending(context: ToolContext | Pending) -> None:
     """Cancel a call's context, making it first if its handler never asked for it."""
     made = _materialize(context) if isinstance(context, list) else context

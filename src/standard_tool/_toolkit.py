@@ -39,6 +39,7 @@ from standard_tool._context import (
     cancel_pending,
     collected_metadata,
     enter,
+    generated_call_id,
     leave,
     stream_events,
     stream_tool,
@@ -652,12 +653,15 @@ class Toolkit:
                     value = await value
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             made = pending[5]
-            metadata = _NO_METADATA if made is None else collected_metadata(made)
-            return _succeeded(name, call_id, value, start, metadata)
+            if made is None:
+                return _succeeded(name, call_id, value, start, _NO_METADATA)
+            seen = _seen_id(call_id, made)
+            return _succeeded(name, seen, value, start, collected_metadata(made))
         context = ToolContext(
             name,
             call_id=call_id,
@@ -678,14 +682,16 @@ class Toolkit:
                     value = await _await_within(value, max(left, 0.0))
         except _ToolTimeout as exc:
             context.cancel()
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, error_text(exc), exc, context)
         finally:
             leave(token)
         return ToolResult(
             name,
-            call_id,
+            _seen_id(call_id, context),
             True,
             value,
             duration=time.perf_counter() - start,
@@ -802,13 +808,16 @@ class Toolkit:
                 value = found(input, meta)
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
                 made = pending[5]
-                metadata = _NO_METADATA if made is None else collected_metadata(made)
-                return _succeeded(name, call_id, value, start, metadata)
+                if made is None:
+                    return _succeeded(name, call_id, value, start, _NO_METADATA)
+                seen = _seen_id(call_id, made)
+                return _succeeded(name, seen, value, start, collected_metadata(made))
             return self._awaitable(name, value, None, call_id, start)
         call = self._calls.get(name)
         if call is None:
@@ -848,11 +857,13 @@ class Toolkit:
                 value = call(input, meta)
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
-                return _succeeded(name, call_id, value, start, collected_metadata(pending))
+                seen = _seen_id(call_id, pending)
+                return _succeeded(name, seen, value, start, collected_metadata(pending))
             return self._awaitable(name, value, None, call_id, start)
         import concurrent.futures
 
@@ -874,9 +885,11 @@ class Toolkit:
                 raise _ToolTimeout from exc
             value = _unpack(outcome)
         except _ToolTimeout as exc:
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, error_text(exc), exc, context)
         finally:
             leave(token)
         if inspect.isawaitable(value):
@@ -884,7 +897,7 @@ class Toolkit:
             return self._awaitable(name, value, left, call_id, start)
         return ToolResult(
             name,
-            call_id,
+            _seen_id(call_id, context),
             True,
             value,
             duration=time.perf_counter() - start,
@@ -1059,6 +1072,11 @@ def _tool_timeout(tool: object, default: float | None) -> float | None:
     if own is not None and _is_timeout(own):
         return float(cast("float", own))
     return default
+
+
+def _seen_id(call_id: str | None, context: ToolContext | Pending) -> str | None:
+    """Return the call's id: the one given, else the one its context made (when read)."""
+    return call_id if call_id is not None else generated_call_id(context)
 
 
 def _given(timeout: float | None) -> float:
