@@ -7,6 +7,7 @@ import datetime as dt
 import decimal
 import enum
 import inspect
+import re
 import uuid
 from typing import Any, Literal, NamedTuple
 
@@ -647,3 +648,43 @@ def test_a_method_tool_shows_its_signature_bound_and_unbound() -> None:
     assert inspect.signature(Shop().price).return_annotation == "int"
     assert Shop().price.__name__ == "price"  # type: ignore[attr-defined]
     assert Shop().price.__doc__ == "Price one item."
+
+
+# -- pydantic Field information is kept (issue 26) ---------------------------------------
+
+
+def test_field_json_schema_extra_is_kept_in_the_schema() -> None:
+    @tool
+    def tag(
+        label: Annotated[
+            str, pydantic.Field(json_schema_extra={"x-ui": "tag", "deprecated": True})
+        ],
+        count: int = pydantic.Field(default=1, ge=0, json_schema_extra={"examples": [3]}),
+    ) -> str:
+        """Tag something."""
+        return label * count
+
+    properties = input_json_schema(tag)["properties"]
+    assert properties["label"] == {"type": "string", "x-ui": "tag", "deprecated": True}
+    assert properties["count"] == {"type": "integer", "minimum": 0, "examples": [3], "default": 1}
+    assert tag.execute({"label": "a"}) == "a"  # the Field default, not the FieldInfo
+    assert "count: must be greater than or equal to 0" in errors(tag, {"label": "a", "count": -1})
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"minimum": 3}, "json_schema_extra key 'minimum' would change what the schema accepts"),
+        (lambda schema: None, "json_schema_extra must be a dict of annotations, got function"),
+        ({"x-when": object()}, "json_schema_extra['x-when'] is not JSON data"),
+    ],
+)
+def test_json_schema_extra_that_the_tool_would_not_check_is_refused(
+    extra: Any, message: str
+) -> None:
+    with pytest.raises(ToolDefinitionError, match=re.escape(message)):
+
+        @tool
+        def pick(a: Annotated[int, pydantic.Field(json_schema_extra=extra)]) -> int:
+            """Pick."""
+            return a

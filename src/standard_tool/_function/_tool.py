@@ -510,6 +510,9 @@ class _Compiled:
                     problems.append(f"{where}: only one parameter can be Meta")
                 self.meta_name = p.name
                 continue
+            given = p.default
+            if _is_field_info(given):  # ``x: int = Field(ge=0)``: metadata, as in Annotated
+                annotation, given = Annotated[annotation, given], p.empty
             try:
                 node, check, info = compiler.compile(annotation, where)
             except ToolDefinitionError as err:
@@ -518,7 +521,7 @@ class _Compiled:
             if p.kind is p.VAR_KEYWORD:
                 extra, extra_node = check, node
                 continue
-            default = p.default if p.default is not p.empty else info.default
+            default = given if given is not p.empty else info.default
             json_default = BAD if default is MISSING else to_json(default)
             has_default = json_default is not BAD
             props.append(
@@ -821,6 +824,12 @@ class _Spec:
 
 #: ``_target`` of a function tool not bound to an instance or a class.
 _UNBOUND: Any = object()
+
+
+def _is_field_info(value: object) -> bool:
+    """Tell whether ``value`` is a pydantic ``FieldInfo`` (``Field(...)``), without importing it."""
+    kind = type(value)
+    return kind.__name__ == "FieldInfo" and kind.__module__.startswith("pydantic")
 
 
 def _looks_of(fn: Callable[..., Any]) -> dict[str, Any]:
