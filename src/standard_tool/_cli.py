@@ -304,6 +304,13 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         ),
         ("bedrock", lambda: pairs(p.check_bedrock(p.to_bedrock(tool)))),
     )
+    if not tool.description.strip():
+        add(
+            "description",
+            "/description",
+            "is empty: a model chooses a tool by its description, and MCP serves the tool "
+            "without one; add a docstring or pass description=",
+        )
     for provider, check in checks:
         try:
             found = check()

@@ -82,7 +82,8 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
     """List what an MCP client would reject in a ``tools/list`` entry.
 
     Checks: ``name`` of 1 to 128 characters from ``A-Z a-z 0-9 _ - .``
-    (SEP-986); ``title`` and ``description`` strings when present;
+    (SEP-986); ``title`` and ``description`` strings when present, the
+    description not empty;
     ``inputSchema`` an object schema with ``"type": "object"`` at its root;
     ``outputSchema``, when present, the same (protocol versions up to
     2025-11-25 require an object root; structured results must be objects).
@@ -103,6 +104,9 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
     for key in ("title", "description"):
         if key in payload and payload[key] is not None and not isinstance(payload[key], str):
             problems.add((key,), "must be a string")
+    description = payload.get("description")
+    if isinstance(description, str) and not description.strip():
+        problems.add(("description",), "is empty: leave it out, or say what the tool does")
     for key, required in (("inputSchema", True), ("outputSchema", False)):
         if key not in payload or payload[key] is None:
             if required:
@@ -209,7 +213,9 @@ def to_mcp(
 
     Returns:
         ``{"name", "title", "description", "inputSchema", "outputSchema"}``
-        (``title`` and ``outputSchema`` only when the tool has them). Schemas are
+        (``title`` and ``outputSchema`` only when the tool has them, ``description``
+        only when it is not empty: MCP makes it optional, and some clients refuse
+        an empty one; ``standard-tool check`` flags such a tool). Schemas are
         draft 2020-12. An output schema whose root is not an object is wrapped as
         ``{"result": ...}`` (see ``mcp_output_wrapped``).
 
@@ -238,7 +244,8 @@ def _mcp(
     title = optional_member(tool, "title")
     if title is not None:
         out["title"] = title
-    out["description"] = tool.description
+    if tool.description.strip():  # optional in MCP; an empty one some clients reject
+        out["description"] = tool.description
     input_schema, output = _schemas(tool, inline)
     out["inputSchema"] = input_schema
     if output is not None:
