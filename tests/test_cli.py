@@ -187,6 +187,24 @@ def test_check_reports_a_json_schema_its_metaschema_refuses_at_once(tmp_path: Pa
     } in problems
 
 
+def test_check_flags_a_tool_without_a_description(tmp_path: Path) -> None:
+    file = tmp_path / "undocumented.py"
+    file.write_text(
+        "from standard_tool import tool\n\n\n@tool\ndef quiet(a: int) -> int:\n    return a\n"
+    )
+    result = run("check", str(file), "--examples", "0")
+    assert result.returncode == 1, result.stderr
+    assert json.loads(result.stdout)["problems"] == [
+        {
+            "tool": "quiet",
+            "provider": "description",
+            "path": "/description",
+            "message": "is empty: a model chooses a tool by its description, and MCP serves "
+            "the tool without one; add a docstring or pass description=",
+        }
+    ]
+
+
 # diff
 # --------------------------------------------------------------------------------------
 

@@ -99,6 +99,44 @@ def test_a_call_without_an_id_gets_a_generated_one() -> None:
     assert ids[0] != ids[1]
 
 
+def test_the_result_carries_the_id_the_handler_saw() -> None:
+    """A call given no id: the id its context generated is the result's ``call_id`` too."""
+    seen: list[str] = []
+
+    def record(fail: bool) -> str:
+        context = current_context()
+        assert context is not None
+        seen.append(context.call_id)
+        if fail:
+            raise RuntimeError("failed after reading the id")
+        return seen[-1]
+
+    async def arecord(fail: bool) -> str:
+        return record(fail)
+
+    sync = standard_tool(name="sync", description="d", execute=record)
+    asynchronous = standard_tool(name="async", description="d", execute=arecord)
+    kit = Toolkit([sync, asynchronous])
+
+    results = []
+    for fail in (False, True):
+        results += [
+            kit.execute("sync", fail),
+            kit.execute("sync", fail, timeout=30),
+            kit.execute("async", fail),
+            kit.execute("async", fail, timeout=30),
+            asyncio.run(kit.aexecute("sync", fail)),
+            asyncio.run(kit.aexecute("sync", fail, timeout=30)),
+            asyncio.run(kit.aexecute("async", fail, timeout=30)),
+        ]
+    assert len(seen) == len(results) == 14
+    assert [r.call_id for r in results] == seen
+    assert [r.success for r in results] == [True] * 7 + [False] * 7
+    assert kit.execute("sync", False, call_id="given").call_id == "given"
+    untouched = standard_tool(name="quiet", description="d", execute=lambda: 1)
+    assert Toolkit([untouched]).execute("quiet").call_id is None  # nothing read an id
+
+
 def test_a_context_parameter_is_hidden_and_filled() -> None:
     @tool(timeout=7)
     def slow(n: int, ctx: ToolContext) -> dict[str, Any]:

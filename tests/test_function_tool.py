@@ -7,6 +7,7 @@ import datetime as dt
 import decimal
 import enum
 import inspect
+import re
 import uuid
 from typing import Any, Literal, NamedTuple
 
@@ -602,3 +603,88 @@ def test_every_branch_of_a_union_of_objects_is_tried() -> None:
     assert pick.execute({"x": {"a": 1}, "y": {"a": 2}}) == "['a']:RecordA(a=2)"
     assert "x: matches none of the 2 alternatives" in errors(pick, {"x": {"c": 1}})
     assert "y: matches none of the 3 alternatives" in errors(pick, {"x": {"a": 1}, "y": {}})
+
+
+# -- a decorated function looks like the function (issue 26) ----------------------------
+
+
+def test_a_decorated_function_has_the_functions_name_doc_and_signature() -> None:
+    import pydoc
+
+    def scale(value: float, factor: float = 2.0) -> float:
+        """Scale a value.
+
+        Args:
+            value: what to scale.
+            factor: by how much.
+        """
+        return value * factor
+
+    scale.owner = "maths"  # type: ignore[attr-defined]
+    scaled = tool(scale)
+    assert scaled.__name__ == "scale"  # type: ignore[attr-defined]
+    assert scaled.__qualname__ == scale.__qualname__  # type: ignore[attr-defined]
+    assert scaled.__module__ == __name__
+    assert scaled.__doc__ == scale.__doc__
+    assert scaled.owner == "maths"  # type: ignore[attr-defined]  # the function's __dict__
+    assert scaled.__wrapped__ is scale
+    assert inspect.signature(scaled) == inspect.signature(scale)
+    assert inspect.getdoc(scaled) == inspect.getdoc(scale)
+    page = pydoc.render_doc(scaled, renderer=pydoc.plaintext)
+    assert f"scale{inspect.signature(scale)}\n    Scale a value." in page
+    assert type(scaled).__doc__ is not None
+    assert type(scaled).__doc__.startswith("A synchronous tool made by ``@tool``")
+
+
+def test_a_method_tool_shows_its_signature_bound_and_unbound() -> None:
+    class Shop:
+        @tool
+        async def price(self, item: str) -> int:
+            """Price one item."""
+            return len(item)
+
+    assert list(inspect.signature(Shop.price).parameters) == ["self", "item"]
+    assert list(inspect.signature(Shop().price).parameters) == ["item"]
+    assert inspect.signature(Shop().price).return_annotation == "int"
+    assert Shop().price.__name__ == "price"  # type: ignore[attr-defined]
+    assert Shop().price.__doc__ == "Price one item."
+
+
+# -- pydantic Field information is kept (issue 26) ---------------------------------------
+
+
+def test_field_json_schema_extra_is_kept_in_the_schema() -> None:
+    @tool
+    def tag(
+        label: Annotated[
+            str, pydantic.Field(json_schema_extra={"x-ui": "tag", "deprecated": True})
+        ],
+        count: int = pydantic.Field(default=1, ge=0, json_schema_extra={"examples": [3]}),
+    ) -> str:
+        """Tag something."""
+        return label * count
+
+    properties = input_json_schema(tag)["properties"]
+    assert properties["label"] == {"type": "string", "x-ui": "tag", "deprecated": True}
+    assert properties["count"] == {"type": "integer", "minimum": 0, "examples": [3], "default": 1}
+    assert tag.execute({"label": "a"}) == "a"  # the Field default, not the FieldInfo
+    assert "count: must be greater than or equal to 0" in errors(tag, {"label": "a", "count": -1})
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"minimum": 3}, "json_schema_extra key 'minimum' would change what the schema accepts"),
+        (lambda schema: None, "json_schema_extra must be a dict of annotations, got function"),
+        ({"x-when": object()}, "json_schema_extra['x-when'] is not JSON data"),
+    ],
+)
+def test_json_schema_extra_that_the_tool_would_not_check_is_refused(
+    extra: Any, message: str
+) -> None:
+    with pytest.raises(ToolDefinitionError, match=re.escape(message)):
+
+        @tool
+        def pick(a: Annotated[int, pydantic.Field(json_schema_extra=extra)]) -> int:
+            """Pick."""
+            return a

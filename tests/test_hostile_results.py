@@ -189,7 +189,8 @@ async def test_an_unprintable_call_id_or_name_is_described_not_raised() -> None:
     assert message["content"].startswith("Error: unknown tool")
 
 
-async def test_a_list_of_tool_calls_or_one_unwrapped_call_runs() -> None:
+async def test_a_list_of_tool_calls_runs_and_one_unwrapped_call_is_refused() -> None:
+    """One call where the list belongs is a structurally wrong response: no guess, no result."""
     call = {
         "id": "x",
         "type": "function",
@@ -198,13 +199,37 @@ async def test_a_list_of_tool_calls_or_one_unwrapped_call_runs() -> None:
     assert await run_openai_chat_tool_calls([call], [add]) == [
         {"role": "tool", "tool_call_id": "x", "content": "3"}
     ]
-    [message] = await run_openai_chat_tool_calls({"tool_calls": call}, [add])
-    assert message == {"role": "tool", "tool_call_id": "x", "content": "3"}
+    with pytest.raises(TypeError, match=r'^tool_calls must be a list, got dict \{"id": "x"'):
+        await run_openai_chat_tool_calls({"tool_calls": call}, [add])
+
+
+_CHAT_CALL = {"id": "x", "type": "function", "function": {"name": "add", "arguments": "{}"}}
+_RESPONSES_CALL = {"type": "function_call", "call_id": "x", "name": "add", "arguments": "{}"}
+_ANTHROPIC_CALL = {"type": "tool_use", "id": "x", "name": "add", "input": {"a": 1, "b": 2}}
+
+
+@pytest.mark.parametrize(
+    ("run", "response", "error"),
+    [
+        (run_openai_chat_tool_calls, _CHAT_CALL, r"^got one tool call where"),
+        (run_openai_chat_tool_calls, {"choices": {"message": {}}}, r"^choices must be a list"),
+        (run_openai_responses_tool_calls, _RESPONSES_CALL, r"^got one tool call where"),
+        (run_openai_responses_tool_calls, {"output": _RESPONSES_CALL}, r"^output must be a list"),
+        (run_anthropic_tool_calls, _ANTHROPIC_CALL, r"^got one tool call where"),
+        (run_anthropic_tool_calls, {"content": _ANTHROPIC_CALL}, r"^content must be a list"),
+    ],
+)
+async def test_one_call_where_a_response_or_a_list_belongs_is_refused(
+    run: Any, response: Any, error: str
+) -> None:
+    """A structurally wrong response: no result is invented for it, and the error says where."""
+    with pytest.raises(TypeError, match=error):
+        await run(response, [add])
 
 
 @pytest.mark.parametrize("tool_calls", ["add", 3, b"[]"])
 async def test_tool_calls_that_are_not_calls_are_refused_by_name(tool_calls: Any) -> None:
-    with pytest.raises(TypeError, match="tool_calls must be a list of tool calls, got"):
+    with pytest.raises(TypeError, match=r"^tool_calls must be a list, got"):
         await run_openai_chat_tool_calls({"tool_calls": tool_calls}, [add])
 
 

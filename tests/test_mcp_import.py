@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from standard_tool import (
     ProgressEvent,
+    ResultEvent,
     StandardToolValidationError,
     ToolContext,
     Toolkit,
@@ -548,3 +549,36 @@ async def test_the_calls_deadline_bounds_an_imported_tool() -> None:
             leave(token)
         # Outside a call the tool's own timeout holds.
         assert await nap.execute({"seconds": 0}) == {"result": "awake"}
+
+
+async def test_an_imported_tool_streams_the_servers_progress_then_its_result() -> None:
+    async with connected(server(mcp_targets.toolkit)) as session:
+        plain = {t.name: t for t in await import_tools(session)}
+        prefixed = {t.name: t for t in await import_tools(session, prefix="fs_")}
+        events = [e async for e in plain["steps"].stream({"n": 2})]
+        labelled = [e async for e in prefixed["fs_steps"].stream({"n": 1})]
+        renamed = Toolkit([plain["steps"]]).with_prefix("up_").get("up_steps")
+        relabelled = [e async for e in renamed.stream({"n": 1})]
+    *progress, result = events
+    assert [(e.progress, e.message, e.tool_name) for e in progress] == [
+        (1, "step 1", "steps"),
+        (2, "step 2", "steps"),
+    ]
+    assert isinstance(result, ResultEvent)
+    assert (result.value, result.error, result.tool_name) == ({"result": "step 2"}, None, "steps")
+    assert {e.tool_name for e in labelled} == {"fs_steps"}
+    assert {e.tool_name for e in relabelled} == {"up_steps"}
+    assert len(labelled) == len(relabelled) == 2
+
+
+async def test_a_prefixed_tools_stream_is_labelled_with_the_prefixed_name() -> None:
+    events = [
+        e
+        async for e in Toolkit([local_echo])
+        .with_prefix("my_")
+        .get("my_local_echo")
+        .stream({"text": "hi"}, None)
+    ]
+    assert [(type(e).__name__, e.tool_name) for e in events] == [("ResultEvent", "my_local_echo")]
+    assert isinstance(events[-1], ResultEvent)
+    assert events[-1].value == "hi"

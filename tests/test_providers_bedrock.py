@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -250,9 +251,17 @@ async def test_no_tool_use_means_no_reply() -> None:
     )
     assert await run_bedrock_tool_calls([], KIT) is None
     assert await run_bedrock_tool_calls({"unexpected": 1}, KIT) is None
-    assert await run_bedrock_tool_calls({"content": 5}, KIT) is None
-    assert await run_bedrock_tool_calls({"output": {"message": {"content": "x"}}}, KIT) is None
     assert await run_bedrock_tool_calls(None, KIT) is None
+
+
+async def test_a_structurally_wrong_response_gets_no_results_and_an_error() -> None:
+    with pytest.raises(TypeError, match=r"^content must be a list, got int 5$"):
+        await run_bedrock_tool_calls({"content": 5}, KIT)
+    one = _tool_use("u1", "get_weather", GOOD_ARGS)
+    with pytest.raises(TypeError, match=r"^output\.message\.content must be a list, got dict"):
+        await run_bedrock_tool_calls({"output": {"message": {"content": one}}}, KIT)
+    with pytest.raises(TypeError, match=r"^got one tool call where a response or a list of calls"):
+        await run_bedrock_tool_calls(one, KIT)
 
 
 def test_the_sync_runner_takes_the_message_or_its_content() -> None:
@@ -355,7 +364,14 @@ _TOOL_USE = st.fixed_dictionaries(
 
 @given(st.lists(_TOOL_USE | _JSON, max_size=5) | _JSON)
 def test_any_response_shape_gives_a_well_formed_reply_or_none(response: Any) -> None:
-    reply = run_bedrock_tool_calls_sync(response, KIT)
+    refused: TypeError | None = None
+    try:
+        reply = run_bedrock_tool_calls_sync(response, KIT)
+    except TypeError as err:  # a structurally wrong response: refused, naming where
+        refused = err
+    if refused is not None:
+        assert re.match(r"(\S+ must be a list, got |got one tool call where)", str(refused))
+        return
     if reply is None:
         return
     assert reply["role"] == "user"

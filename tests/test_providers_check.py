@@ -6,11 +6,14 @@ from typing import Any
 
 import pytest
 
+from standard_tool import tool
 from standard_tool.providers import (
     SchemaProblem,
     check_gemini,
     check_mcp_tool,
     check_openai_strict,
+    mcp_server,
+    to_mcp,
 )
 
 GOOD_STRICT = {
@@ -123,6 +126,33 @@ def test_mcp_checker_names_each_rule() -> None:
         "/input_schema is not a field of an MCP tool",
     ]
     assert messages(check_mcp_tool({"name": "x"})) == ["/inputSchema is required"]
+
+
+def test_mcp_checker_flags_an_empty_description_and_to_mcp_leaves_it_out() -> None:
+    blank = {"name": "x", "description": " ", "inputSchema": {"type": "object"}}
+    assert messages(check_mcp_tool(blank)) == [
+        "/description is empty: leave it out, or say what the tool does"
+    ]
+
+    @tool
+    def quiet(a: int) -> int:
+        return a
+
+    declared = to_mcp(quiet)
+    assert "description" not in declared
+    assert check_mcp_tool(declared) == []
+
+
+async def test_a_tool_without_a_description_is_listed_without_one() -> None:
+    from mcp import Client
+
+    @tool
+    def quiet(a: int) -> int:
+        return a
+
+    async with Client(mcp_server([quiet])) as client:
+        (listed,) = (await client.list_tools()).tools
+    assert (listed.name, listed.description) == ("quiet", None)
 
 
 def test_problems_are_values() -> None:

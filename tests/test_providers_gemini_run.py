@@ -8,6 +8,7 @@ and one badly, the error reaches it as our text, the final answer arrives.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -201,14 +202,18 @@ async def test_the_runner_reads_sdk_objects_dicts_and_hostile_parts() -> None:
         again = await run_gemini_function_calls(shape, [weather, add])
         assert again is not None
         assert again["parts"][0]["function_response"]["response"] == {"output": 3}
-    hostile: list[Any] = [
-        {"candidates": 5},
-        {"candidates": [{"content": {"parts": "x"}}]},
-        [3, None, {"functionCall": None}],
-        None,
-    ]
-    for value in hostile:
+    for value in ([3, None, {"functionCall": None}], None):
         assert await run_gemini_function_calls(value, KIT) is None
+    # A structurally wrong response: no results, an error naming where.
+    with pytest.raises(TypeError, match=r"^candidates must be a list, got int 5$"):
+        await run_gemini_function_calls({"candidates": 5}, KIT)
+    wrong = {"candidates": [{"content": {"parts": {"functionCall": {"name": "add"}}}}]}
+    with pytest.raises(
+        TypeError, match=r"^candidates\[0\]\.content\.parts must be a list, got dict"
+    ):
+        await run_gemini_function_calls(wrong, KIT)
+    with pytest.raises(TypeError, match=r"^got one tool call where a response or a list of calls"):
+        await run_gemini_function_calls(_call_part("add", {"a": 1, "b": 2}), KIT)
     [bad_args] = (await run_gemini_function_calls([_call_part("add", "1 + 2")], KIT) or {})["parts"]
     assert bad_args["function_response"]["response"]["error"].startswith(
         "Error: input validation failed"
@@ -397,7 +402,14 @@ _CALL = st.fixed_dictionaries(
 def test_any_response_shape_gives_a_well_formed_reply_or_none(
     response: Any, json_schema: bool
 ) -> None:
-    reply = run_gemini_function_calls_sync(response, KIT, json_schema=json_schema)
+    refused: TypeError | None = None
+    try:
+        reply = run_gemini_function_calls_sync(response, KIT, json_schema=json_schema)
+    except TypeError as err:  # a structurally wrong response: refused, naming where
+        refused = err
+    if refused is not None:
+        assert re.match(r"(\S+ must be a list, got |got one tool call where)", str(refused))
+        return
     if reply is None:
         return
     assert reply["role"] == "user"

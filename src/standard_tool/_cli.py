@@ -118,8 +118,13 @@ def _import(spec: str) -> ModuleType:
         raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
 
 
+def _is_tool(obj: object) -> bool:
+    """Tell a tool from a class whose attributes look like one (its instances are the tools)."""
+    return not isinstance(obj, type) and is_standard_tool(obj)
+
+
 def _tools_of(obj: Any, where: str) -> list[Any]:
-    if is_standard_tool(obj):
+    if _is_tool(obj):
         return [obj]
     if isinstance(obj, Toolkit):
         return obj.list()
@@ -128,7 +133,7 @@ def _tools_of(obj: Any, where: str) -> list[Any]:
         items: list[Any] = list(itertools.islice(cast("Iterable[object]", obj), MAX_TOOLS + 1))
         if len(items) > MAX_TOOLS:
             raise TargetError(f"{where} holds more than {MAX_TOOLS} items; name fewer tools")
-        if items and all(is_standard_tool(item) for item in items):
+        if items and all(_is_tool(item) for item in items):
             return items
     raise TargetError(f"{where} is not a tool, a Toolkit or a list of tools")
 
@@ -173,7 +178,7 @@ def _module_tools(module: ModuleType, module_part: str) -> list[Any]:
     namespace: dict[str, Any] = vars(module)
     for value in namespace.values():
         found: list[Any] = []
-        if is_standard_tool(value):
+        if _is_tool(value):
             found = [value]
         elif isinstance(value, Toolkit):
             found = value.list()
@@ -221,7 +226,7 @@ def neutral(tool: Any) -> dict[str, Any]:
     """Return the neutral description: name, title, description and both schemas."""
     return {
         "name": tool.name,
-        "title": tool.title,
+        "title": optional_member(tool, "title"),
         "description": tool.description,
         "input_schema": input_json_schema(tool),
         "output_schema": output_json_schema(tool),
@@ -302,7 +307,8 @@ def cmd_inspect(args: argparse.Namespace, out: Out) -> int:
             params = ", ".join(
                 f"{n}: {k}{'' if r == 'required' else '?'}" for n, k, r in _summary_rows(t)
             )
-            rows.append([t.name, t.title or "", first[0] if first else "", params])
+            title = optional_member(t, "title") or ""
+            rows.append([t.name, title, first[0] if first else "", params])
         _print_table(out, rows)
         return 0
     formats = FORMATS if args.format == "all" else (args.format,)
@@ -361,6 +367,13 @@ def check_tool(tool: Any, examples: int) -> list[dict[str, str]]:
         ),
         ("bedrock", lambda: pairs(p.check_bedrock(p.to_bedrock(tool)))),
     )
+    if not tool.description.strip():
+        add(
+            "description",
+            "/description",
+            "is empty: a model chooses a tool by its description, and MCP serves the tool "
+            "without one; add a docstring or pass description=",
+        )
     for provider, check in checks:
         try:
             found = check()
@@ -704,7 +717,7 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
         if not isinstance(payload, dict) and any(d in vars(args) for d in dests):
             parser.error("--json must be an object to combine with --<param> options")
     else:
-        payload = {} if tool.input_schema is not None else None
+        payload = {} if optional_member(tool, "input_schema") is not None else None
     for dest, name in dests.items():
         if dest in vars(args):
             payload[name] = getattr(args, dest)

@@ -27,7 +27,12 @@ from typing import Any, cast
 
 from typing_extensions import Literal, Protocol, TypeAlias, TypeVar
 
-from standard_tool._core import StandardToolError, StandardToolV0Definition, is_async_callable
+from standard_tool._core import (
+    StandardToolError,
+    StandardToolV0Definition,
+    call_execute,
+    is_async_callable,
+)
 from standard_tool._shared import checked_timeout
 
 _T = TypeVar("_T")
@@ -553,6 +558,16 @@ def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
     return _NO_METADATA if found is None else found
 
 
+def generated_call_id(context: ToolContext | Pending) -> str | None:
+    """Return the id a call's context generated, or ``None`` when nothing read one.
+
+    A call given no id gets one the first time its handler (or a progress report)
+    reads ``call_id``; the ``Toolkit`` copies it to the call's ``ToolResult``.
+    """
+    made: ToolContext | None = context[5] if isinstance(context, list) else context
+    return None if made is None else made._call_id  # pyright: ignore[reportPrivateUsage]
+
+
 def cancel_pending(context: ToolContext | Pending) -> None:
     """Cancel a call's context, making it first if its handler never asked for it."""
     made = _materialize(context) if isinstance(context, list) else context
@@ -658,12 +673,11 @@ def stream_tool(
         token = _CURRENT.set(context)
         try:
             if is_async_callable(tool.execute):
-                return await tool.execute(input, meta)
+                return await call_execute(tool, input, meta)
             copied = contextvars.copy_context()
-            execute: Callable[[Any, Any], Any] = tool.execute
 
             def call() -> Any:
-                return copied.run(execute, input, meta)
+                return copied.run(call_execute, tool, input, meta)
 
             result = await asyncio.get_running_loop().run_in_executor(None, call)
             if inspect.isawaitable(result):

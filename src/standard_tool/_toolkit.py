@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 from standard_tool._context import (
     CURRENT,
+    Event,
     Pending,
     ProgressCallback,
     ProgressEvent,
@@ -38,8 +39,10 @@ from standard_tool._context import (
     cancel_pending,
     collected_metadata,
     enter,
+    generated_call_id,
     leave,
     stream_events,
+    stream_tool,
 )
 from standard_tool._core import (
     StandardToolError,
@@ -69,6 +72,8 @@ _MAX_NAME_SHOWN = 100
 _MAX_NAMES_LISTED = 20
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
+#: How the toolkit calls one tool: ``call(input, meta)`` (see ``_call_of``).
+_Call = Callable[[Any, Any], Any]
 _D = TypeVar("_D")
 
 
@@ -478,6 +483,7 @@ class Toolkit:
     __slots__ = (
         "__weakref__",
         "_async",
+        "_calls",
         "_inline",
         "_limits",
         "_tools",
@@ -488,6 +494,7 @@ class Toolkit:
     )
 
     _tools: dict[str, AnyTool]
+    _calls: dict[str, _Call]
     _async: frozenset[str]
     _inline: frozenset[str]
     _limits: dict[str, float | None]
@@ -546,6 +553,7 @@ class Toolkit:
             )
         setattr_ = object.__setattr__
         setattr_(self, "_tools", by_name)
+        setattr_(self, "_calls", {n: _call_of(t) for n, t in by_name.items()})
         setattr_(
             self,
             "_async",
@@ -725,8 +733,8 @@ class Toolkit:
         start = _clock()
         if timeout is not None:
             timeout = checked_timeout(timeout, "Toolkit.aexecute")
-        tool = self._tools.get(name)
-        if tool is None:
+        call = self._calls.get(name)
+        if call is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
         limit = self._limits.get(name) if timeout is None else timeout
         listener = self.on_progress if on_progress is None else on_progress
@@ -734,17 +742,20 @@ class Toolkit:
             pending: Pending = [name, call_id, input, trace_id, listener, None, None]
             token = _enter_pending(pending)
             try:
-                value = tool.execute(input, meta)
+                value = call(input, meta)
                 if value.__class__ not in _PLAIN and inspect.isawaitable(value):
                     value = await value
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             made = pending[5]
-            metadata = _NO_METADATA if made is None else collected_metadata(made)
-            return _succeeded(name, call_id, value, start, metadata)
+            if made is None:
+                return _succeeded(name, call_id, value, start, _NO_METADATA)
+            seen = _seen_id(call_id, made)
+            return _succeeded(name, seen, value, start, collected_metadata(made))
         context = ToolContext(
             name,
             call_id=call_id,
@@ -756,18 +767,20 @@ class Toolkit:
         token = enter(context)
         try:
             if name in self._async:
-                value = await _await_within(tool.execute(input, meta), limit)
+                value = await _await_within(call(input, meta), limit)
             else:
-                future = _in_thread(lambda: tool.execute(input, meta))
+                future = _in_thread(lambda: call(input, meta))
                 value = _unpack(await _await_within(asyncio.wrap_future(future), limit))
                 if inspect.isawaitable(value):
                     left = limit - (time.perf_counter() - start)
                     value = await _await_within(value, max(left, 0.0))
         except _ToolTimeout as exc:
             context.cancel()
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, error_text(exc), exc, context)
         except BaseException:
             context.cancel()  # the caller gave up (a cancelled task): a sync tool sees it
             raise
@@ -775,7 +788,7 @@ class Toolkit:
             leave(token)
         return ToolResult(
             name,
-            call_id,
+            _seen_id(call_id, context),
             True,
             value,
             duration=time.perf_counter() - start,
@@ -884,7 +897,7 @@ class Toolkit:
         """
         start = _clock()
         if timeout is None and name in self._inline:  # the common case, first
-            found = self._tools[name]
+            found = self._calls[name]
             pending: Pending = [
                 name,
                 call_id,
@@ -896,21 +909,24 @@ class Toolkit:
             ]
             token = _enter_pending(pending)
             try:
-                value = found.execute(input, meta)
+                value = found(input, meta)
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
                 made = pending[5]
-                metadata = _NO_METADATA if made is None else collected_metadata(made)
-                return _succeeded(name, call_id, value, start, metadata)
+                if made is None:
+                    return _succeeded(name, call_id, value, start, _NO_METADATA)
+                seen = _seen_id(call_id, made)
+                return _succeeded(name, seen, value, start, collected_metadata(made))
             return self._awaitable(name, value, None, call_id, start)
         if timeout is not None:
             timeout = checked_timeout(timeout, "Toolkit.execute")
-        tool = self._tools.get(name)
-        if tool is None:
+        call = self._calls.get(name)
+        if call is None:
             return ToolResult(name, call_id, False, error=self._unknown(name))
         limit = self._limits.get(name) if timeout is None else timeout
         if limit is not None and math.isinf(limit):
@@ -945,14 +961,16 @@ class Toolkit:
             pending = [name, call_id, input, trace_id, listener, None, None]
             token = _enter_pending(pending)
             try:
-                value = tool.execute(input, meta)
+                value = call(input, meta)
             except Exception as exc:
                 metadata = collected_metadata(pending)
-                return self._failed(name, call_id, start, error_text(exc), exc, metadata)
+                seen = _seen_id(call_id, pending)
+                return self._failed(name, seen, start, error_text(exc), exc, metadata)
             finally:
                 _leave(token)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
-                return _succeeded(name, call_id, value, start, collected_metadata(pending))
+                seen = _seen_id(call_id, pending)
+                return _succeeded(name, seen, value, start, collected_metadata(pending))
             return self._awaitable(name, value, None, call_id, start)
         import concurrent.futures
 
@@ -966,7 +984,7 @@ class Toolkit:
         )
         token = enter(context)
         try:
-            future = _in_thread(lambda: tool.execute(input, meta))
+            future = _in_thread(lambda: call(input, meta))
             try:
                 outcome = future.result(limit)
             except concurrent.futures.TimeoutError as exc:
@@ -975,9 +993,11 @@ class Toolkit:
                 raise _ToolTimeout from exc
             value = _unpack(outcome)
         except _ToolTimeout as exc:
-            return self._failed(name, call_id, start, _timeout_text(_given(limit)), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
         except Exception as exc:
-            return self._failed(name, call_id, start, error_text(exc), exc, context)
+            seen = _seen_id(call_id, context)
+            return self._failed(name, seen, start, error_text(exc), exc, context)
         finally:
             leave(token)
         if inspect.isawaitable(value):
@@ -985,7 +1005,7 @@ class Toolkit:
             return self._awaitable(name, value, left, call_id, start)
         return ToolResult(
             name,
-            call_id,
+            _seen_id(call_id, context),
             True,
             value,
             duration=time.perf_counter() - start,
@@ -1091,6 +1111,10 @@ class RenamedTool:
     def __repr__(self) -> str:
         return f"RenamedTool({self.name!r}, {self._tool!r})"
 
+    def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events, each labelled with this name (``stream_tool``)."""
+        return stream_tool(self, input, meta)
+
     def formatted(self, format: Callable[[Any], Any] | None = None) -> RenamedTool:
         """Return the wrapped tool's ``formatted(format)`` under this name."""
         return RenamedTool(self.name, self._tool.formatted(format))
@@ -1100,12 +1124,60 @@ def _is_timeout(timeout: object) -> bool:
     return timeout_problem(timeout) is None
 
 
+def _arguments_taken(execute: Callable[..., Any]) -> int:
+    """How many of ``(input, meta)`` ``execute`` takes by position: 0, 1 or 2."""
+    function = getattr(execute, "__func__", execute)
+    code = getattr(function, "__code__", None)
+    if code is not None and not hasattr(function, "__wrapped__"):  # the quick, common case
+        if code.co_flags & inspect.CO_VARARGS:
+            return 2
+        return min(int(code.co_argcount) - (function is not execute), 2)
+    try:
+        parameters = inspect.signature(execute).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: pass both, as the contract says
+        return 2
+    count = 0
+    for parameter in parameters:
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            return 2
+        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            count += 1
+    return min(count, 2)
+
+
+def _call_of(tool: AnyTool) -> _Call:
+    """Return how the toolkit calls ``tool``, ``call(input, meta)``, decided once.
+
+    ``tool.execute`` itself when it takes ``(input, meta)``, as every tool this
+    package builds does. A tool of the proposal's shape may take less: ``execute(input)``
+    is called without ``meta``, and ``execute()`` (a tool that takes no input) with
+    neither, as a JavaScript function ignores the arguments it does not declare.
+    That is ``call_execute``'s rule with the signature read once, when the tool joins
+    the toolkit, instead of on every call; and what such a tool cannot take is left
+    out rather than refused, since at this boundary it comes from a model (the ``{}``
+    it sends a tool without parameters) or a framework (its ``meta``), not from a
+    mistake in the caller's code.
+    """
+    execute: Callable[..., Any] = tool.execute
+    taken = _arguments_taken(execute)
+    if taken == 2:
+        return execute
+    if taken == 1:
+        return lambda input, meta: execute(input)
+    return lambda input, meta: execute()
+
+
 def _tool_timeout(tool: object, default: float | None) -> float | None:
     """Return the tool's own ``timeout`` when it is a usable number, else ``default``."""
     own = getattr(tool, "timeout", None)
     if own is not None and _is_timeout(own):
         return float(cast("float", own))
     return default
+
+
+def _seen_id(call_id: str | None, context: ToolContext | Pending) -> str | None:
+    """Return the call's id: the one given, else the one its context made (when read)."""
+    return call_id if call_id is not None else generated_call_id(context)
 
 
 def _given(timeout: float | None) -> float:
@@ -1143,13 +1215,11 @@ Request = tuple[str, Any, "str | None", float]
 class _Job:
     """A sync call with a deadline, queued for a worker thread."""
 
-    __slots__ = ("index", "input", "limit", "pending", "tool")
+    __slots__ = ("call", "index", "input", "limit", "pending")
 
-    def __init__(
-        self, index: int, tool: AnyTool, input: Any, pending: Pending, limit: float
-    ) -> None:
+    def __init__(self, index: int, call: _Call, input: Any, pending: Pending, limit: float) -> None:
         self.index = index
-        self.tool = tool
+        self.call = call
         self.input = input
         self.pending = pending
         self.limit = limit
@@ -1329,7 +1399,7 @@ def _run_job(job: _Job, meta: Any) -> ToolResult | _Late:
     start = _clock()
     token = _enter_pending(pending)
     try:
-        value = job.tool.execute(job.input, meta)
+        value = job.call(job.input, meta)
     except Exception as exc:
         return _failed(name, call_id, start, error_text(exc), exc, collected_metadata(pending))
     except BaseException as exc:  # KeyboardInterrupt, SystemExit: raised by the runner
@@ -1387,10 +1457,10 @@ async def run_batch(
     tasks: dict[Any, tuple[int, Pending, float]] = {}
     ended: dict[Any, float] = {}
     now = time.monotonic()
-    tools = kit._tools  # pyright: ignore[reportPrivateUsage]
+    calls = kit._calls  # pyright: ignore[reportPrivateUsage]
     for index, (name, input, call_id, limit) in enumerate(requests):
-        tool = tools.get(name)
-        if tool is None:
+        call = calls.get(name)
+        if call is None:
             outcomes[index] = kit.execute(name, call_id=call_id)  # the unknown-tool result
             continue
         inline = math.isinf(limit)
@@ -1402,11 +1472,11 @@ async def run_batch(
             begun = start
         pending: Pending = [name, call_id, input, None, listener, None, deadline]
         if not inline and name not in runs_async:
-            jobs.append(_Job(index, tool, input, pending, limit))
+            jobs.append(_Job(index, call, input, pending, limit))
             continue
         token = _enter_pending(pending)
         try:
-            value = tool.execute(input, meta)
+            value = call(input, meta)
             if value.__class__ in _PLAIN or not inspect.isawaitable(value):
                 made = pending[5]
                 metadata = _NO_METADATA if made is None else collected_metadata(made)

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from standard_tool._core import StandardToolV0Definition, input_json_schema
+from standard_tool._core import StandardToolV0Definition, input_json_schema, optional_member
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -65,7 +65,7 @@ def _format_checker(validator_cls: Any) -> Any:
 
 
 def _validate(tool: StandardToolV0Definition[Any, Any, Any, Any], value: Any) -> Any:
-    schema = tool.input_schema
+    schema = optional_member(tool, "input_schema")
     if schema is None:
         return None
     result: Any = schema.__standard__.validate(value)

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from strands.models.openai import OpenAIModel
 from strands.types.tools import AgentTool, ToolUse
+from tests import upstream_targets
 from tests.context_tools import crawl, index, whoami
 from tests.fakes.server import FakeModel
 from tests.fakes.tools import PlainTool
@@ -423,6 +424,29 @@ def test_round_trip_of_a_plain_object_tool_runs_it() -> None:
     back = from_strands(to_strands(PlainTool()))
 
     assert asyncio.run(back.execute({"x": 1})) == json.dumps({"input": {"x": 1}, "meta": None})
+
+
+def test_tools_of_the_proposals_current_shape_run_in_the_agent_loop(model: FakeModel) -> None:
+    """No ``title``, no ``formatted``; ``ping`` has no schema attributes and ``execute()``."""
+
+    def first(body: dict[str, Any]) -> None:
+        sent = {t["function"]["name"]: t["function"] for t in body["tools"]}
+        assert sent["echo"]["parameters"]["required"] == ["text"]
+        assert sent["ping"]["parameters"]["properties"] == {}
+
+    def second(body: dict[str, Any]) -> None:
+        assert _tool_messages(body) == {"call_1": '{"echo": "hi hi"}', "call_2": "pong"}
+
+    turn = _calls(
+        ("call_1", "echo", json.dumps({"text": "hi", "times": 2})),
+        ("call_2", "ping", "{}"),
+    )
+    model.expect("/v1/chat/completions", turn, first)
+    model.expect("/v1/chat/completions", _answer("done"), second)
+    bridged = to_strands(upstream_targets.tools)
+
+    assert str(_agent(model, bridged)("Echo and ping.")).strip() == "done"
+    assert asyncio.run(from_strands(bridged[1]).execute({})) == "pong"
 
 
 def test_a_raw_python_agent_tool_spec_without_the_json_wrapper_is_read() -> None:

@@ -209,9 +209,10 @@ _LENGTH = ("min_length", "max_length")
 class _Info:
     """What ``Annotated`` metadata says about a value."""
 
-    __slots__ = ("constraints", "default", "description", "examples", "meta", "title")
+    __slots__ = ("constraints", "default", "description", "examples", "extra", "meta", "title")
 
     def __init__(self) -> None:
+        self.extra: dict[str, str] = {}
         self.description: str | None = None
         self.title: str | None = None
         self.examples: list[Any] | None = None
@@ -273,11 +274,60 @@ def _read_pydantic(item: Any, info: _Info, where: str) -> None:
             info.examples = list(item.examples)
         if type(item.default).__name__ != "PydanticUndefinedType" and not item.default_factory:
             info.default = item.default
+        if item.json_schema_extra is not None:
+            _read_extra(item.json_schema_extra, info, where)
         _read_metadata(tuple(item.metadata), info, where)
         return
     pattern = getattr(item, "pattern", None)
     if pattern is not None:
         info.constraints["pattern"] = pattern if isinstance(pattern, str) else pattern.pattern
+
+
+#: JSON Schema keywords that change what a schema accepts (or where its parts are):
+#: ``json_schema_extra`` may not add them, since the tool would not check them.
+_ASSERTING = frozenset(
+    {
+        *("type", "enum", "const", "format", "nullable", "default"),
+        *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+        *("minLength", "maxLength", "pattern", "contentEncoding", "contentSchema"),
+        *("items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains"),
+        *("minItems", "maxItems", "uniqueItems", "unevaluatedItems"),
+        *("properties", "patternProperties", "additionalProperties", "propertyNames"),
+        *("required", "minProperties", "maxProperties", "unevaluatedProperties"),
+        *("dependentRequired", "dependentSchemas", "dependencies"),
+        *("allOf", "anyOf", "oneOf", "not", "if", "then", "else"),
+        *("$ref", "$dynamicRef", "$recursiveRef", "$defs", "definitions", "$id", "$schema"),
+        *("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"),
+    }
+)
+
+
+def _read_extra(extra: Any, info: _Info, where: str) -> None:
+    """Keep ``Field(json_schema_extra={...})``: annotations added to the value's schema.
+
+    A key that would change what the schema accepts is refused (the tool checks the
+    type and the ``Field`` constraints, not the extra text), and so is a function
+    (what it would change cannot be checked).
+    """
+    if not isinstance(extra, dict):
+        raise ToolDefinitionError(
+            f"{where}: json_schema_extra must be a dict of annotations, got "
+            f"{type(extra).__name__}; a function cannot be checked against what the tool accepts"
+        )
+    entries: dict[Any, Any] = extra  # pyright: ignore[reportUnknownVariableType]
+    for key, value in entries.items():
+        if not isinstance(key, str) or key in _ASSERTING:
+            raise ToolDefinitionError(
+                f"{where}: json_schema_extra key {short(key)} would change what the schema "
+                "accepts, which the tool does not check; say it with the type or a Field "
+                "constraint (ge=, max_length=, pattern=...)"
+            )
+        try:
+            info.extra[key] = json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise ToolDefinitionError(
+                f"{where}: json_schema_extra[{key!r}] is not JSON data: {short(value)}"
+            ) from err
 
 
 # --------------------------------------------------------------------------------------
@@ -397,9 +447,10 @@ class Compiler:
         node, check = self._node(base, where)
         if info.constraints:
             node, check = self._constrain(node, check, info.constraints, where)
-        if info.description is not None or info.title is not None or info.examples:
+        if info.description is not None or info.title is not None or info.examples or info.extra:
             examples = tuple(info.examples) if info.examples else None
-            node = Described(node, info.title, info.description, examples)
+            extra = tuple(info.extra.items())
+            node = Described(node, info.title, info.description, examples, extra)
         return node, check, info
 
     def root(self, node: Node) -> dict[str, Any]:

@@ -181,6 +181,8 @@ class Described:
     title: str | None = None
     description: str | None = None
     examples: tuple[Any, ...] | None = None
+    #: ``Field(json_schema_extra=...)``: (keyword, its value as JSON text) pairs.
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 #: Any node of the intermediate form.

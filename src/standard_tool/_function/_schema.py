@@ -6,6 +6,7 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -173,4 +174,6 @@ def _described(node: Described) -> dict[str, Any]:
         schema["description"] = node.description
     if node.examples:
         schema["examples"] = list(node.examples)
+    for key, text in node.extra:
+        schema[key] = json.loads(text)
     return schema

@@ -14,6 +14,7 @@ package; pydantic/msgspec lazily).
 from __future__ import annotations
 
 import collections.abc
+import functools
 import inspect
 import types
 import typing
@@ -542,6 +543,9 @@ class _Compiled:
                     problems.append(f"{where}: only one parameter can be Meta")
                 self.meta_name = p.name
                 continue
+            given = p.default
+            if _is_field_info(given):  # ``x: int = Field(ge=0)``: metadata, as in Annotated
+                annotation, given = Annotated[annotation, given], p.empty
             try:
                 node, check, info = compiler.compile(annotation, where)
             except ToolDefinitionError as err:
@@ -550,7 +554,7 @@ class _Compiled:
             if p.kind is p.VAR_KEYWORD:
                 extra, extra_node = check, node
                 continue
-            default = p.default if p.default is not p.empty else info.default
+            default = given if given is not p.empty else info.default
             json_default = BAD if default is MISSING else to_json(default)
             has_default = json_default is not BAD
             props.append(
@@ -775,7 +779,16 @@ _Mode: TypeAlias = Literal["function", "static", "method", "class"]
 class _Spec:
     """What a function tool keeps of its function (shared by every bound copy)."""
 
-    __slots__ = ("annotations", "compiled", "context_index", "fn", "make", "metadata", "mode")
+    __slots__ = (
+        "annotations",
+        "compiled",
+        "context_index",
+        "fn",
+        "looks",
+        "make",
+        "metadata",
+        "mode",
+    )
 
     def __init__(
         self,
@@ -792,6 +805,7 @@ class _Spec:
         self.mode: _Mode = mode
         self.compiled = compiled
         self.make = make
+        self.looks = _looks_of(fn)
         # Where a direct call could pass the context positionally (``None``: by keyword only).
         self.context_index: int | None = None
         if compiled.context_name is not None:
@@ -806,6 +820,25 @@ class _Spec:
 
 #: ``_target`` of a function tool not bound to an instance or a class.
 _UNBOUND: Any = object()
+
+
+def _is_field_info(value: object) -> bool:
+    """Tell whether ``value`` is a pydantic ``FieldInfo`` (``Field(...)``), without importing it."""
+    kind = type(value)
+    return kind.__name__ == "FieldInfo" and kind.__module__.startswith("pydantic")
+
+
+def _looks_of(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Return what ``functools.update_wrapper`` copies from ``fn``: names, docs, ``__dict__``.
+
+    A function tool keeps them in its own ``__dict__``, so ``help()``, ``inspect`` and
+    documentation generators see the function, not the tool class.
+    """
+    looks = {k: v for k, v in getattr(fn, "__dict__", {}).items() if k != "__wrapped__"}
+    for attr in functools.WRAPPER_ASSIGNMENTS:
+        if hasattr(fn, attr):
+            looks[attr] = getattr(fn, attr)
+    return looks
 
 
 def _direct_call(tool: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -846,6 +879,7 @@ def _finish(tool: Any, spec: _Spec, target: Any, timeout: float | None) -> None:
     setattr_(tool, "annotations", spec.annotations)
     setattr_(tool, "metadata", spec.metadata)
     setattr_(tool, "__wrapped__", spec.fn)
+    tool.__dict__.update(spec.looks)
 
 
 class _Binds:
@@ -857,6 +891,14 @@ class _Binds:
         _spec: _Spec
         _target: Any
         name: str
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The function's signature; a bound method tool's without ``self`` (or ``cls``)."""
+        spec = self._spec
+        if spec.mode == "method" and self._target is _UNBOUND:  # read through the class
+            return inspect.signature(spec.fn)
+        return spec.compiled.signature
 
     def __set_name__(self, owner: type, name: str) -> None:
         spec: _Spec = self._spec
@@ -908,7 +950,16 @@ class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C
             never sent to a model.
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+    # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
+    __slots__ = (
+        "__dict__",
+        "__wrapped__",
+        "_spec",
+        "_target",
+        "annotations",
+        "metadata",
+        "timeout",
+    )
 
     timeout: float | None
     annotations: Mapping[str, Any]
@@ -967,7 +1018,16 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
         metadata: free-form facts about the tool, read-only (see ``FunctionTool``).
     """
 
-    __slots__ = ("__wrapped__", "_spec", "_target", "annotations", "metadata", "timeout")
+    # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
+    __slots__ = (
+        "__dict__",
+        "__wrapped__",
+        "_spec",
+        "_target",
+        "annotations",
+        "metadata",
+        "timeout",
+    )
 
     timeout: float | None
     annotations: Mapping[str, Any]

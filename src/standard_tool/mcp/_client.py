@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from standard_tool._context import ToolContext, current_context
+from standard_tool._context import Event, ToolContext, current_context, stream_tool
 from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
@@ -299,6 +299,15 @@ class MCPTool:
             meta: accepted for the protocol, not sent to the server.
         """
         return await self._tool.execute({} if input is None else input, meta)
+
+    def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
+        """Run a call and yield its events: the server's progress, then one ``ResultEvent``.
+
+        Each progress notification the server sends is a ``ProgressEvent``; every
+        event is labelled with this tool's ``name`` (the prefixed one); see
+        ``stream_tool``.
+        """
+        return stream_tool(self, input, meta)
 
     def formatted(self, format: Callable[[Any], Any] | None = None) -> MCPTool:
         """Return this tool with its result (or exception) passed to ``format``.

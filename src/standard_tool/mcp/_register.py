@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
+from standard_tool._core import optional_member
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Toolkit
 from standard_tool.mcp._server import (
@@ -78,7 +79,7 @@ def register(
 
 def _wrap(kit: Toolkit, name: str) -> bool | None:
     tool = kit.get(name)
-    return mcp_output_wrapped(tool) if tool.output_schema is not None else None
+    return mcp_output_wrapped(tool) if optional_member(tool, "output_schema") is not None else None
 
 
 def _bad_arguments() -> dict[str, Any]:

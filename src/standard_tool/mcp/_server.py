@@ -25,7 +25,7 @@ from standard_tool._context import (
     cancel_pending,
     use_caller,
 )
-from standard_tool._core import input_json_schema, output_json_schema
+from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._caller import session_caller, set_level
@@ -384,7 +384,10 @@ def server(
     listed: dict[str, Any] = types.ListToolsResult.model_validate({"tools": entries}).model_dump(
         mode="json", by_alias=True, exclude_none=True
     )
-    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+    wrap = {
+        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
+        for t in kit
+    }
 
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
         return listed

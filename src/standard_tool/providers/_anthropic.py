@@ -29,8 +29,8 @@ from standard_tool.providers._runner import (
     Tools,
     content,
     field,
-    items,
     list_or_field,
+    not_one_call,
     run_calls,
     toolkit,
     view_decoder,
@@ -282,9 +282,9 @@ class AnthropicToolResultMessage(TypedDict):
 
 
 def _anthropic_calls(response: Any) -> list[Call]:
-    content = list_or_field(response, "content")
+    not_one_call(response, "type", "tool_use")
     calls: list[Call] = []
-    for block in items(content):
+    for block in list_or_field(response, "content"):
         if field(block, "type") == "tool_use":
             call_id = wire_text(field(block, "id"))
             calls.append(

@@ -44,8 +44,9 @@ from standard_tool.providers._runner import (
     Tools,
     content,
     field,
+    items,
+    not_one_call,
     run_calls,
-    sequence,
     toolkit,
 )
 from standard_tool.providers._sync import run_sync
@@ -405,10 +406,14 @@ def bedrock_tool_result(
 
 def _bedrock_calls(response: Any) -> list[Call]:
     if isinstance(response, (list, tuple)):
-        blocks = sequence(response)
+        blocks = items(response, "response")
     else:
+        not_one_call(response, "toolUse")
         message = field(field(response, "output"), "message")
-        blocks = sequence(field(message if message is not None else response, "content"))
+        if message is None:
+            blocks = items(field(response, "content"), "content")
+        else:
+            blocks = items(field(message, "content"), "output.message.content")
     calls: list[Call] = []
     for block in blocks:
         use = field(block, "toolUse")

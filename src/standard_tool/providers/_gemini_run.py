@@ -20,8 +20,9 @@ from standard_tool.providers._runner import (
     Tools,
     content,
     field,
+    items,
+    not_one_call,
     run_calls,
-    sequence,
     toolkit,
     view_decoder,
 )
@@ -167,10 +168,13 @@ def gemini_function_response(
 
 def _parts(response: Any) -> list[Any]:
     if isinstance(response, (list, tuple)):
-        return sequence(response)
-    candidates = sequence(field(response, "candidates"))
+        return items(response, "response")
+    not_one_call(response, "functionCall")
+    not_one_call(response, "function_call")
+    candidates = items(field(response, "candidates"), "candidates")
     holder = field(candidates[0], "content") if candidates else response
-    return sequence(field(holder, "parts"))
+    where = "candidates[0].content.parts" if candidates else "parts"
+    return items(field(holder, "parts"), where)
 
 
 def _gemini_calls(response: Any) -> list[tuple[str | None, Call]]:

@@ -14,6 +14,7 @@ from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool._core import (
     StandardToolV0Definition,
+    optional_member,
     output_json_schema,
 )
 from standard_tool._shared import Snapshot, checked_timeout, truncate_text
@@ -93,7 +94,8 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
     """List what an MCP client would reject in a ``tools/list`` entry.
 
     Checks: ``name`` of 1 to 128 characters from ``A-Z a-z 0-9 _ - .``
-    (SEP-986); ``title`` and ``description`` strings when present;
+    (SEP-986); ``title`` and ``description`` strings when present, the
+    description not empty;
     ``inputSchema`` an object schema with ``"type": "object"`` at its root;
     ``outputSchema``, when present, the same (protocol versions up to
     2025-11-25 require an object root; structured results must be objects).
@@ -114,6 +116,9 @@ def check_mcp_tool(payload: Mapping[str, Any]) -> list[SchemaProblem]:
     for key in ("title", "description"):
         if key in payload and payload[key] is not None and not isinstance(payload[key], str):
             problems.add((key,), "must be a string")
+    description = payload.get("description")
+    if isinstance(description, str) and not description.strip():
+        problems.add(("description",), "is empty: leave it out, or say what the tool does")
     for key, required in (("inputSchema", True), ("outputSchema", False)):
         if key not in payload or payload[key] is None:
             if required:
@@ -223,7 +228,9 @@ def to_mcp(
         "annotations", "_meta"}`` (``title``, ``outputSchema``, ``annotations``
         and ``_meta`` only when the tool has them; ``_meta`` is an imported
         tool's own ``_meta`` (``mcp_meta``), else a function tool's
-        ``metadata``). Schemas are
+        ``metadata``; ``description`` only when it is not empty: MCP makes it
+        optional, and some clients refuse an empty one; ``standard-tool check``
+        flags such a tool). Schemas are
         draft 2020-12. An output schema whose root is not an object is wrapped as
         ``{"result": ...}`` (see ``mcp_output_wrapped``).
 
@@ -249,9 +256,11 @@ def _mcp(
 ) -> dict[str, Any]:
     name = check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
-    if tool.title is not None:
-        out["title"] = tool.title
-    out["description"] = tool.description
+    title = optional_member(tool, "title")
+    if title is not None:
+        out["title"] = title
+    if tool.description.strip():  # optional in MCP; an empty one some clients reject
+        out["description"] = tool.description
     input_schema, output = _schemas(tool, inline)
     out["inputSchema"] = input_schema
     if output is not None:
@@ -490,7 +499,7 @@ def mcp_result_formatter(
         >>> ping.formatted(mcp_result_formatter(ping)).execute()["structuredContent"]
         {'result': 'pong'}
     """
-    wrap = mcp_output_wrapped(tool) if tool.output_schema is not None else None
+    wrap = mcp_output_wrapped(tool) if optional_member(tool, "output_schema") is not None else None
 
     def format(outcome: object) -> MCPCallToolResult:
         return mcp_call_tool_result(
@@ -543,7 +552,10 @@ def mcp_tool_handlers(
     timeout = checked_timeout(timeout, "mcp_tool_handlers")
     kit = toolkit(tools)
     listed = mcp_types.ListToolsResult.model_validate({"tools": to_mcp(kit)})
-    wrap = {t.name: mcp_output_wrapped(t) if t.output_schema is not None else None for t in kit}
+    wrap = {
+        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
+        for t in kit
+    }
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None

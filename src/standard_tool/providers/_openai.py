@@ -55,6 +55,7 @@ from standard_tool.providers._runner import (
     field,
     items,
     list_or_field,
+    not_one_call,
     run_calls,
     toolkit,
     view_decoder,
@@ -592,19 +593,10 @@ def _chat_tool_calls(response: Any) -> list[Any]:
     """Return the ``tool_calls`` list of a response, of its message, or the list itself."""
     if isinstance(response, (list, tuple)):
         return list(cast("Iterable[Any]", response))
-    choices = field(response, "choices")
-    message = field(items(choices)[0], "message") if choices else response
-    tool_calls = field(message, "tool_calls")
-    if tool_calls is None:
-        return []
-    if isinstance(tool_calls, (list, tuple)):
-        return list(cast("Iterable[Any]", tool_calls))
-    if field(tool_calls, "function") is not None or field(tool_calls, "custom") is not None:
-        return [tool_calls]  # one call not wrapped in a list
-    raise TypeError(
-        f"tool_calls must be a list of tool calls, got {type(tool_calls).__name__} "
-        f"{value_text(tool_calls)}"
-    )
+    not_one_call(response, "function")
+    choices = items(field(response, "choices"), "choices")
+    message = field(choices[0], "message") if choices else response
+    return items(field(message, "tool_calls"), "tool_calls")
 
 
 def _chat_calls(response: Any) -> list[Call]:
@@ -691,9 +683,9 @@ async def run_openai_chat_tool_calls(
 
 
 def _responses_calls(response: Any) -> list[tuple[str, Call]]:
-    output = list_or_field(response, "output")
+    not_one_call(response, "call_id")
     calls: list[tuple[str, Call]] = []
-    for item in items(output):
+    for item in list_or_field(response, "output"):
         kind = field(item, "type")
         call_id = wire_text(field(item, "call_id"))
         name = wire_text(field(item, "name"))

@@ -17,6 +17,7 @@ from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Request, Toolkit, ToolResult, bound_text, error_text, run_batch
+from standard_tool.providers._convert_common import value_text
 from standard_tool.providers._text import sendable, text_result
 
 __all__ = [
@@ -28,8 +29,8 @@ __all__ = [
     "field",
     "items",
     "list_or_field",
+    "not_one_call",
     "run_calls",
-    "sequence",
     "toolkit",
     "view_decoder",
 ]
@@ -77,22 +78,44 @@ def field(obj: Any, key: str) -> Any:
     return getattr(obj, key, None)
 
 
-def items(value: Any) -> list[Any]:
-    return [] if value is None else list(value)
+def items(value: Any, path: str) -> list[Any]:
+    """Return the list at ``path`` of a response (``None``: no items); refuse anything else.
 
+    A structurally wrong response gets no results, only this error: one call where
+    the list of calls belongs is not run, since running it would guess at what the
+    response meant.
 
-def sequence(value: Any) -> list[Any]:
-    """Return a list or tuple as a list; anything else (a hostile value) as no items."""
+    Raises:
+        TypeError: ``value`` is not a list (or tuple); the message names ``path``.
+    """
+    if value is None:
+        return []
     if isinstance(value, (list, tuple)):
         return list(cast("Iterable[Any]", value))
-    return []
+    raise TypeError(f"{path} must be a list, got {type(value).__name__} {value_text(value)}")
 
 
 def list_or_field(response: Any, key: str) -> list[Any]:
-    """``response`` itself when it is already the list of items, else its ``key`` field."""
+    """``response`` itself when it is already the list of items, else its ``key`` list."""
     if isinstance(response, (list, tuple)):
         return list(cast("Iterable[Any]", response))
-    return items(field(response, key))
+    return items(field(response, key), key)
+
+
+def not_one_call(response: Any, marker: str, value: object = None) -> None:
+    """Refuse a single call given where a response (or a list of calls) belongs.
+
+    ``marker`` is the field only a call has (``value``, when given, is what it holds).
+
+    Raises:
+        TypeError: ``response`` is one call.
+    """
+    found = field(response, marker) if response is not None else None
+    if found is not None and (value is None or found == value):
+        raise TypeError(
+            "got one tool call where a response or a list of calls belongs: "
+            f"{value_text(response)}; pass the response, or the calls in a list"
+        )
 
 
 def toolkit(tools: Tools) -> Toolkit:
