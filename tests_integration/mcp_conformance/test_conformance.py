@@ -42,8 +42,17 @@ ALL = {
 SCENARIOS = len(ALL)  # 32
 
 #: Scenarios the stateless JSON mode cannot pass, the SDK's own server included: a
-#: JSON response carries no notification sent during the call.
-STATELESS_LIMITS = {"tools-call-with-progress"}
+#: JSON response carries no notification sent during the call, and with no session
+#: there is no channel for a request from the server to the client (log messages,
+#: sampling, elicitation).
+STATELESS_LIMITS = {
+    "tools-call-with-progress",
+    "tools-call-with-logging",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+}
 
 
 def _free_port() -> int:
