@@ -499,6 +499,57 @@ def test_a_required_keyword_only_parameter_is_refused() -> None:
         standard_tool(name="a", description="d", execute=handler)
 
 
+@pytest.mark.parametrize("wrap", [False, True], ids=["plain function", "functools.wraps"])
+def test_what_a_handler_is_passed_is_read_alike_from_code_and_from_its_signature(
+    wrap: bool,
+) -> None:
+    """Plain functions are read from their code object, others by ``inspect.signature``."""
+    import functools
+
+    def as_handler(fn: Any) -> Any:
+        if not wrap:
+            return fn
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    def none() -> str:
+        return "none"
+
+    def one(value: Any, flag: bool = True, *, also: int = 1) -> Any:
+        return ("one", value)
+
+    def two(value: Any, meta: Any, extra: int = 0) -> Any:
+        return ("two", value, meta)
+
+    def varargs(*args: Any) -> Any:
+        return ("var", args)
+
+    cases = (
+        (none, "none"),
+        (one, ("one", 5)),
+        (two, ("two", 5, "m")),
+        (varargs, ("var", (5, "m"))),
+    )
+    for fn, expected in cases:
+        built = standard_tool(name="a", description="d", execute=as_handler(fn))
+        assert built.execute(5, "m") == expected
+
+    def three(a: Any, b: Any, c: Any) -> Any:
+        return a
+
+    def keyword(value: Any, *, strict: bool) -> Any:
+        return value
+
+    with pytest.raises(TypeError, match="requires 3 positional arguments"):
+        standard_tool(name="a", description="d", execute=as_handler(three))
+    with pytest.raises(TypeError, match="keyword-only parameter 'strict' has no default"):
+        standard_tool(name="a", description="d", execute=as_handler(keyword))
+
+
 def test_a_handler_without_a_readable_signature_gets_input_and_meta() -> None:
     class Opaque:
         @property

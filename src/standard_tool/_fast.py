@@ -653,6 +653,8 @@ def _drained(execute: Callable[..., Any]) -> Callable[..., Any]:
 
 def _arity(handler: Callable[..., Any]) -> int:
     """How many positional arguments (0, 1 or 2) the handler wants."""
+    if type(handler) is types.FunctionType and not hasattr(handler, "__wrapped__"):
+        return _function_arity(handler)
     try:
         params = inspect.signature(handler).parameters.values()
     except (TypeError, ValueError):
@@ -670,6 +672,33 @@ def _arity(handler: Callable[..., Any]) -> int:
                 f"keyword-only parameter {p.name!r} has no default; "
                 "a handler takes (), (input) or (input, meta)"
             )
+    if required > 2:
+        raise TypeError(
+            f"the handler requires {required} positional arguments; "
+            "it must take (), (input) or (input, meta)"
+        )
+    return min(positional, 2)
+
+
+def _function_arity(fn: types.FunctionType) -> int:
+    """``_arity`` of a plain function, read from its code object.
+
+    ``inspect.signature`` was a fifth of building a tool from a JSON Schema dict
+    (``benchmarks/bench_build.py``); a plain function's code object says the same.
+    """
+    code = fn.__code__
+    if code.co_flags & inspect.CO_VARARGS:
+        return 2
+    positional = code.co_argcount
+    keyword_only = code.co_varnames[positional : positional + code.co_kwonlyargcount]
+    defaults = fn.__kwdefaults__ or {}
+    for name in keyword_only:
+        if name not in defaults:
+            raise TypeError(
+                f"keyword-only parameter {name!r} has no default; "
+                "a handler takes (), (input) or (input, meta)"
+            )
+    required = positional - len(fn.__defaults__ or ())
     if required > 2:
         raise TypeError(
             f"the handler requires {required} positional arguments; "

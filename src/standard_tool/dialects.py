@@ -172,17 +172,28 @@ def unsupported_target_message(target: object) -> str:
     return f"unsupported JSON Schema target {_short(target)}; supported targets: {supported}"
 
 
-def copy_schema(schema: Mapping[str, Any]) -> SchemaDict:
+def copy_schema(schema: Mapping[str, Any], *, max_depth: int | None = None) -> SchemaDict:
     """Return a deep copy of ``schema`` made of plain dicts and lists.
 
     Any ``Mapping`` becomes a ``dict`` and any tuple a ``list``, so the copy is
     JSON-shaped and shares nothing with the original.
 
+    Args:
+        schema: the schema to copy.
+        max_depth: refuse a schema whose containers nest deeper than this (one that
+            contains itself does too), instead of copying until Python's recursion
+            limit.
+
+    Raises:
+        SchemaConversionError: the schema nests deeper than ``max_depth``.
+
     Examples:
         >>> copy_schema({"enum": ("a", "b")})
         {'enum': ['a', 'b']}
     """
-    return cast("SchemaDict", _thaw(schema))
+    if max_depth is None:
+        return cast("SchemaDict", _thaw(schema))
+    return cast("SchemaDict", _thaw_within(schema, max_depth))
 
 
 def detect_dialect(schema: Mapping[str, Any]) -> str:
@@ -900,6 +911,30 @@ def _thaw(value: Any) -> Any:
         return {k: _thaw(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, (list, tuple)):
         return [_thaw(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
+    return value
+
+
+def _thaw_within(value: Any, depth: int) -> Any:
+    """``_thaw``, refusing containers more than ``depth`` levels down."""
+    cls = type(cast(object, value))
+    if cls in _JSON_SCALARS:
+        return value
+    mapping = cls is dict or isinstance(value, Mapping)
+    if not mapping and not isinstance(value, (list, tuple)):
+        return value
+    if depth < 0:
+        raise SchemaConversionError("the schema nests too deeply")
+    if mapping:
+        items = cast("Mapping[Any, Any]", value).items()
+        return {k: _thaw_within(v, depth - 1) for k, v in items}
+    return [_thaw_within(v, depth - 1) for v in cast("list[Any]", value)]
+    if depth < 0 and (isinstance(value, (Mapping, list, tuple))):
+        raise SchemaConversionError("the schema nests too deeply")
+    if isinstance(value, Mapping):
+        items = cast("Mapping[Any, Any]", value).items()
+        return {k: _thaw_within(v, depth - 1) for k, v in items}
+    if isinstance(value, (list, tuple)):
+        return [_thaw_within(v, depth - 1) for v in cast("list[Any]", value)]
     return value
 
 

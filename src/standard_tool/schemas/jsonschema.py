@@ -516,10 +516,11 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        problem = _shape_problem(schema)  # before anything walks it recursively
-        if problem is not None:
-            raise InvalidSchemaError(f"from_json_schema: {problem}")
-        self.schema = copy_schema(schema)
+        try:  # bounded: a deep or self-containing schema stops the copy early
+            self.schema = copy_schema(schema, max_depth=MAX_SCHEMA_DEPTH)
+        except SchemaConversionError:
+            problem = _shape_problem(schema) or "the schema nests too deeply"
+            raise InvalidSchemaError(f"from_json_schema: {problem}") from None
         self.__standard__ = JSONSchemaProps(
             self.schema, check_formats=check_formats, defer_check=defer_check
         )
