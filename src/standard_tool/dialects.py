@@ -916,12 +916,13 @@ def _thaw(value: Any) -> Any:
 
 def _thaw_within(value: Any, depth: int) -> Any:
     """``_thaw``, refusing containers more than ``depth`` levels down."""
-    cls = type(cast(object, value))
+    item = cast(object, value)
+    cls = type(item)
     if cls in _JSON_SCALARS:
-        return value
-    mapping = cls is dict or isinstance(value, Mapping)
-    if not mapping and not isinstance(value, (list, tuple)):
-        return value
+        return item
+    mapping = cls is dict or isinstance(item, Mapping)
+    if not mapping and not isinstance(item, (list, tuple)):
+        return item
     if depth < 0:
         raise SchemaConversionError("the schema nests too deeply")
     if mapping:
