@@ -922,7 +922,7 @@ def _thaw_within(value: Any, depth: int) -> Any:
         return item
     mapping = cls is dict or isinstance(item, Mapping)
     if not mapping and not isinstance(item, (list, tuple)):
-        return item
+        return item  # pyright: ignore[reportUnknownVariableType]
     if depth < 0:
         raise SchemaConversionError("the schema nests too deeply")
     if mapping:
