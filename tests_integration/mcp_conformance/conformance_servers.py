@@ -216,6 +216,43 @@ def ours() -> Any:
     )
 
 
+def gateway() -> Any:
+    """The suite's tools imported from an upstream one-call server and served again.
+
+    The upstream's URL is ``CONFORMANCE_UPSTREAM``. At start-up the app opens a
+    session to it, imports its tools (``import_tools``) and serves them with
+    ``http_app`` and the same resources, prompts and completions as ``ours``.
+    """
+    from contextlib import AsyncExitStack
+
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from standard_tool.mcp import import_tools
+
+    upstream = os.environ["CONFORMANCE_UPSTREAM"]
+    served: dict[str, Any] = {}
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await served["app"](scope, receive, send)
+            return
+        await receive()  # lifespan.startup
+        async with AsyncExitStack() as stack:
+            read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            tools = await import_tools(session)
+            inner = http_app(tools, name="standard-tool-gateway", keep_schemas=True, **HANDLERS)
+            await stack.enter_async_context(inner.router.lifespan_context(inner))
+            served["app"] = inner
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+        await send({"type": "lifespan.shutdown.complete"})
+
+    return app
+
+
 # -- The SDK's own server, every scenario ---------------------------------------------------
 
 

@@ -63,12 +63,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _served(factory: str, stateless: bool) -> Iterator[str]:
+def _served(factory: str, stateless: bool, **extra_env: str) -> Iterator[str]:
     port = _free_port()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), str(HERE)]),
         "CONFORMANCE_STATELESS": "1" if stateless else "0",
+        **extra_env,
     }
     args = ["-m", "uvicorn", "--factory", f"conformance_servers:{factory}"]
     args += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
@@ -119,3 +120,28 @@ def test_the_one_call_server_passes_every_scenario_it_can_serve(
     can_serve = ALL - set(PENDING) - (STATELESS_LIMITS if stateless else set())
     assert can_serve <= ours, f"ours fails: {sorted(can_serve - ours)}"
     assert not (sdk - ours - set(PENDING)), f"the SDK passes, ours fails: {sorted(sdk - ours)}"
+
+
+#: What a gateway cannot pass on: a request or notification its upstream sends during
+#: a call (log messages, sampling, elicitation) reaches the gateway's own client
+#: session, not the gateway's client; the SSE polling scenario, as for ``ours``.
+GATEWAY_LIMITS = {
+    "tools-call-with-logging",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+    "server-sse-polling",
+}
+
+
+def test_a_gateway_passes_on_every_scenario_its_upstream_serves(tmp_path: Path) -> None:
+    with (
+        _served("ours", False) as upstream,
+        _served("gateway", False, CONFORMANCE_UPSTREAM=upstream) as url,
+    ):
+        passed = _passed(url, tmp_path / "gateway")
+    print(f"\ngateway: {len(passed)}/{SCENARIOS}; failed: {sorted(ALL - passed)}")
+    assert passed >= ALL - GATEWAY_LIMITS, (
+        f"the gateway fails: {sorted(ALL - GATEWAY_LIMITS - passed)}"
+    )
