@@ -28,7 +28,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import ensure_config
 from langchain_core.tools import BaseTool, ToolException
-from pydantic import PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 from typing_extensions import Literal, overload
 
 from standard_tool._core import (
@@ -84,6 +84,12 @@ class LangChainToolError(StandardToolError, RuntimeError):
     """
 
 
+class _OpenInput(BaseModel):
+    """Any arguments: what ``get_input_schema`` gives (the standard tool validates)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
 class StandardLangChainTool(BaseTool):
     """A LangChain tool that runs a standard tool; build one with ``to_langchain``.
 
@@ -91,9 +97,11 @@ class StandardLangChainTool(BaseTool):
     passes the model's arguments through untouched and the standard tool
     validates them. The tool answers in ``content_and_artifact`` form: the
     content is the text a model reads (``text_result``), the artifact the
-    tool's validated output. A failure (invalid input, an exception in the
-    tool) becomes a ``ToolMessage`` with ``status="error"`` whose content is
-    ``"Error: ..."``, naming the failing path for invalid input.
+    tool's validated output, or the call's ``ToolResult`` when that output is
+    ``None`` (LangChain reads a ``None`` artifact as none at all). A failure
+    (invalid input, an exception in the tool) becomes a ``ToolMessage`` with
+    ``status="error"`` whose content is ``"Error: ..."``, naming the failing
+    path for invalid input.
     """
 
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
@@ -113,6 +121,15 @@ class StandardLangChainTool(BaseTool):
     def strict(self) -> bool:
         """Whether ``args_schema`` is the OpenAI strict rewrite (decoded back before each run)."""
         return self._strict
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """Return an open Pydantic model of the input (any arguments), for introspection.
+
+        The arguments' schema is ``args_schema`` (what the model is shown); the
+        standard tool validates them. LangChain's default for a dict schema is a
+        model that refuses a call with no arguments, so a no-input tool failed.
+        """
+        return _OpenInput
 
     def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         """Run the tool as ``BaseTool.run`` does, keeping the call id for ``meta``."""
@@ -170,7 +187,8 @@ class StandardLangChainTool(BaseTool):
         rich = rich_output(result.value)
         if rich is not None:
             return langchain_content(rich), result.value
-        return content(result), result.value
+        # LangChain reads a None artifact as "no artifact": the call's record stands in.
+        return content(result), result if result.value is None else result.value
 
 
 def _read_blocks(content: object) -> ToolOutput[Any] | None:
