@@ -23,7 +23,7 @@ from langchain_core.tools import tool as lc_tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from standard_tool import Toolkit, standard_tool, tool
+from standard_tool import Toolkit, ToolResult, standard_tool, tool
 from standard_tool.integrations.langchain import (
     LangChainCall,
     LangChainToolError,
@@ -492,3 +492,33 @@ def test_from_langchain_refuses_a_hostile_schema_naming_the_tool(reason: str) ->
     )
     with pytest.raises(InvalidSchemaError, match=rf"^from_langchain: tool 'hostile': .*{reason}"):
         from_langchain(hostile)
+
+
+def test_a_call_returning_none_has_its_tool_result_as_artifact() -> None:
+    """LangChain reads a None artifact as none at all: the call's ToolResult stands in."""
+
+    @tool
+    def remember(note: str) -> None:
+        """Keep a note."""
+
+    call = {"type": "tool_call", "name": "remember", "args": {"note": "milk"}, "id": "call_9"}
+    answer = to_langchain(remember).invoke(call)
+    assert isinstance(answer, ToolMessage)
+    assert (answer.status, answer.content) == ("success", "null")
+    assert isinstance(answer.artifact, ToolResult)
+    assert (answer.artifact.success, answer.artifact.value) == (True, None)
+    assert answer.artifact.call_id == "call_9"
+
+
+def test_input_schema_of_a_no_input_tool_takes_no_arguments() -> None:
+    """get_input_schema() is an open model: a call without arguments fits it (LangChain's check)."""
+
+    @tool
+    def ping() -> str:
+        """Answer pong."""
+        return "pong"
+
+    lc_ping = to_langchain(ping)
+    assert lc_ping.get_input_schema()() is not None
+    assert lc_ping.get_input_schema()(a=1).model_extra == {"a": 1}
+    assert lc_ping.args == {}  # the model is still shown the tool's own schema

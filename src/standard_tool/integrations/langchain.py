@@ -19,16 +19,17 @@ import base64
 import binascii
 import concurrent.futures
 import contextvars
+import sys
 import uuid
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import ensure_config
-from langchain_core.tools import BaseTool, ToolException
-from pydantic import PrivateAttr
+from langchain_core.tools import BaseTool, InjectedToolArg, ToolException
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 from typing_extensions import Literal, overload
 
 from standard_tool._core import (
@@ -71,10 +72,15 @@ class LangChainCall:
         call_id: the model's ``tool_call_id`` (``None`` when the tool was invoked
             with plain arguments rather than a ``ToolCall``).
         config: the ``RunnableConfig`` of the run (callbacks, tags, metadata, ...).
+        runtime: the LangGraph ``ToolRuntime`` of the call (``state``,
+            ``context``, ``store``, ``stream_writer``, ``tool_call_id``,
+            ``config``) when LangGraph's ``ToolNode`` runs the tool (as
+            ``langchain.agents.create_agent`` does), else ``None``.
     """
 
     call_id: str | None
     config: RunnableConfig
+    runtime: Any = None
 
 
 class LangChainToolError(StandardToolError, RuntimeError):
@@ -84,6 +90,20 @@ class LangChainToolError(StandardToolError, RuntimeError):
     """
 
 
+class _OpenInput(BaseModel):
+    """Any arguments: what ``get_input_schema`` gives (the standard tool validates)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class _RuntimeInput(_OpenInput):
+    """Any arguments, and a hidden ``runtime`` for LangGraph's ``ToolNode`` to fill."""
+
+    # ToolNode injects a ToolRuntime into an argument named "runtime"; InjectedToolArg
+    # keeps it out of what the model is shown and strips a value the model forges.
+    runtime: Annotated[Any, InjectedToolArg] = None
+
+
 class StandardLangChainTool(BaseTool):
     """A LangChain tool that runs a standard tool; build one with ``to_langchain``.
 
@@ -91,9 +111,11 @@ class StandardLangChainTool(BaseTool):
     passes the model's arguments through untouched and the standard tool
     validates them. The tool answers in ``content_and_artifact`` form: the
     content is the text a model reads (``text_result``), the artifact the
-    tool's validated output. A failure (invalid input, an exception in the
-    tool) becomes a ``ToolMessage`` with ``status="error"`` whose content is
-    ``"Error: ..."``, naming the failing path for invalid input.
+    tool's validated output, or the call's ``ToolResult`` when that output is
+    ``None`` (LangChain reads a ``None`` artifact as none at all). A failure
+    (invalid input, an exception in the tool) becomes a ``ToolMessage`` with
+    ``status="error"`` whose content is ``"Error: ..."``, naming the failing
+    path for invalid input.
     """
 
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
@@ -103,6 +125,7 @@ class StandardLangChainTool(BaseTool):
     _strict: bool = PrivateAttr(default=False)
     _meta: Callable[[LangChainCall], Any] | None = PrivateAttr(default=None)
     _kit: Toolkit = PrivateAttr()
+    _takes_runtime: bool = PrivateAttr(default=True)
 
     @property
     def standard_tool(self) -> AnyTool:
@@ -113,6 +136,18 @@ class StandardLangChainTool(BaseTool):
     def strict(self) -> bool:
         """Whether ``args_schema`` is the OpenAI strict rewrite (decoded back before each run)."""
         return self._strict
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """Return an open Pydantic model of the input (any arguments), for introspection.
+
+        The arguments' schema is ``args_schema`` (what the model is shown); the
+        standard tool validates them. LangChain's default for a dict schema is a
+        model that refuses a call with no arguments, so a no-input tool failed.
+        Unless the tool has an argument of its own named ``runtime``, the model
+        has a hidden ``runtime`` field, which LangGraph's ``ToolNode`` reads to
+        inject its ``ToolRuntime`` (see ``LangChainCall.runtime``).
+        """
+        return _RuntimeInput if self._takes_runtime else _OpenInput
 
     def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         """Run the tool as ``BaseTool.run`` does, keeping the call id for ``meta``."""
@@ -148,17 +183,26 @@ class StandardLangChainTool(BaseTool):
     def _call(self, arguments: dict[str, Any]) -> Coroutine[Any, Any, list[ToolResult]]:
         """Run the call through the toolkit: the call context, the deadline, the progress."""
         call_id = _CALL_ID.get()
+        runtime: Any = None
+        if self._takes_runtime and _is_tool_runtime(arguments.get("runtime")):
+            arguments = dict(arguments)
+            runtime = arguments.pop("runtime")
+            call_id = call_id or runtime.tool_call_id
         try:
-            input, meta = self._prepare(arguments, call_id)
+            input, meta = self._prepare(arguments, call_id, runtime)
         except Exception as exc:
             return _refused(self._standard.name, call_id, exc)
         calls = [Call(call_id or _new_id(), self._standard.name, input, False)]
-        return run_calls(self._kit, calls, meta=meta, timeout=None, decode=None)
+        # Under LangGraph, progress goes to the graph's "custom" stream.
+        writer = None if runtime is None else runtime.stream_writer
+        return run_calls(self._kit, calls, meta=meta, timeout=None, decode=None, on_progress=writer)
 
-    def _prepare(self, arguments: dict[str, Any], call_id: str | None) -> tuple[Any, Any]:
+    def _prepare(
+        self, arguments: dict[str, Any], call_id: str | None, runtime: Any
+    ) -> tuple[Any, Any]:
         input = openai_strict(self._standard).decode(arguments) if self._strict else arguments
         hook = self._meta
-        meta = None if hook is None else hook(LangChainCall(call_id, ensure_config()))
+        meta = None if hook is None else hook(LangChainCall(call_id, ensure_config(), runtime))
         return input, meta
 
     @staticmethod
@@ -170,7 +214,8 @@ class StandardLangChainTool(BaseTool):
         rich = rich_output(result.value)
         if rich is not None:
             return langchain_content(rich), result.value
-        return content(result), result.value
+        # LangChain reads a None artifact as "no artifact": the call's record stands in.
+        return content(result), result if result.value is None else result.value
 
 
 def _read_blocks(content: object) -> ToolOutput[Any] | None:
@@ -237,6 +282,13 @@ def langchain_content(output: ToolOutput[Any]) -> list[Any]:
     return blocks
 
 
+def _is_tool_runtime(value: object) -> bool:
+    """Whether ``value`` is LangGraph's ``ToolRuntime`` (none exists unless LangGraph is loaded)."""
+    module = sys.modules.get("langgraph.prebuilt.tool_node")
+    runtime_type: Any = getattr(module, "ToolRuntime", None)
+    return isinstance(runtime_type, type) and isinstance(value, runtime_type)
+
+
 async def _refused(name: str, call_id: str | None, exc: Exception) -> list[ToolResult]:
     return [ToolResult(name, call_id, False, error=error_text(exc), exception=exc)]
 
@@ -295,9 +347,11 @@ def to_langchain(
             ``OpenAIStrictError`` if the schema cannot be represented);
             ``"auto"`` does so only when it can. Use it with a chat model bound
             with ``strict=True``.
-        meta: a function from the call (``LangChainCall``: the model's call id
-            and the run's config) to the ``meta`` the tool receives; without
-            it the tool receives ``None``.
+        meta: a function from the call (``LangChainCall``: the model's call id,
+            the run's config, and LangGraph's ``ToolRuntime`` when ``ToolNode``
+            runs the tool) to the ``meta`` the tool receives; without it the
+            tool receives ``None``. Under LangGraph, progress reports go to the
+            runtime's ``stream_writer`` (the graph's ``"custom"`` stream).
 
     Returns:
         A ``StandardLangChainTool`` (a ``BaseTool``), sync and async: ``invoke``
@@ -323,6 +377,7 @@ def _to_langchain(
     lc_tool._strict = is_strict  # pyright: ignore[reportPrivateUsage]
     lc_tool._meta = meta  # pyright: ignore[reportPrivateUsage]
     lc_tool._kit = Toolkit([tool])  # pyright: ignore[reportPrivateUsage]
+    lc_tool._takes_runtime = "runtime" not in schema.get("properties", {})  # pyright: ignore[reportPrivateUsage]
     return lc_tool
 
 
