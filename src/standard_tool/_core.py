@@ -11,9 +11,9 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypedDict, cast
 
-from typing_extensions import Never, Protocol, TypedDict, TypeVar, overload, runtime_checkable
+from typing_extensions import Never, Protocol, TypeVar, deprecated, overload, runtime_checkable
 
 __all__ = [
     "AsyncTool", "ErrorEnvelope", "FailureResult", "Issue", "IssueLike", "JSONSchemaConverter",
@@ -214,7 +214,7 @@ class _Built:
     name: str
     title: str | None
     description: str
-    _neutral: Any
+    _neutral: StandardToolV0[Any, Any, Any, Any] | None  # the tool a formatted tool wraps
 
     def __init__(self, *, execute: Callable[..., Any], _neutral: Any = None, **fields: Any) -> None:
         for key, value in {**fields, "execute": execute, "_neutral": _neutral}.items():
@@ -645,18 +645,35 @@ class AsyncTool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         return _formatted(self if self._neutral is None else self._neutral, format)
 
 
+class FormattedToolV0(
+    StandardToolV0[InputT, OutputT, FormattedT, MetaT], Protocol[InputT, OutputT, FormattedT, MetaT]
+):
+    """What ``with_formatted_output`` returns: a tool that keeps the neutral tool it wraps."""
+
+    @property
+    def _neutral(self) -> StandardToolV0[InputT, OutputT, OutputT, MetaT]: ...
+
+
+# A formatted tool matches the first overload, which type checkers report as deprecated
+# (pyright strict: reportDeprecated; mypy: the "deprecated" error code): Python has no
+# NoInfer, so this is how re-formatting is a type error.
+@overload
+@deprecated("a formatted tool cannot be formatted again: format the neutral tool instead")
+def with_formatted_output(
+    tool: FormattedToolV0[Any, Any, Any, Any], format: Callable[[Any], Any] | None = None
+) -> object: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M],
-) -> StandardToolV0[_In, _O, _O | ErrorEnvelope, _M]: ...
+) -> FormattedToolV0[_In, _O, _O | ErrorEnvelope, _M]: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M], format: Callable[[_O | Exception], Awaitable[_F]]
-) -> StandardToolV0[_In, _O, _F, _M]: ...
+) -> FormattedToolV0[_In, _O, _F, _M]: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M], format: Callable[[_O | Exception], _F]
-) -> StandardToolV0[_In, _O, _F, _M]: ...
+) -> FormattedToolV0[_In, _O, _F, _M]: ...
 def with_formatted_output(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
     """Wrap a neutral tool so that its ``execute`` returns failures as data, never raising.
 
