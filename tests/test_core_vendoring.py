@@ -194,3 +194,10 @@ def test_the_contract_reads_in_the_proposals_order() -> None:
     assert len(banners) == len(words) + 1
     for banner, word in zip(banners, [*words, "Typing only"], strict=True):
         assert word in banner
+
+
+def test_the_contract_is_at_most_400_lines_before_the_typing_only_section() -> None:
+    """CONTRACT.md section 5: what a reader reads top to bottom stays short."""
+    lines = CORE.read_text(encoding="utf-8").splitlines()
+    banner = next(i for i, line in enumerate(lines) if line.startswith("# -- Typing only"))
+    assert banner <= 400, f"{banner} lines before the typing-only section"

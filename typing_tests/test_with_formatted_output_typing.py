@@ -52,8 +52,11 @@ with_formatted_output(weather, lambda result: result)
 
 # Only neutral tools: a formatted tool cannot be formatted again (its format would
 # receive the formatted output, which a format for the tool's output does not take).
-with_formatted_output(as_text, to_text)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType, reportCallIssue]
-with_formatted_output(enveloped, to_text)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType, reportCallIssue]
+with_formatted_output(as_text, to_text)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+with_formatted_output(enveloped, to_text)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+# Also the bare form (TypeScript's NoInfer case).
+with_formatted_output(enveloped)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+with_formatted_output(as_status)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
 
 # Heterogeneous tools, formatted or not, fit the bare protocol.
 tools: list[StandardToolV0] = [weather, enveloped, as_text, as_status]

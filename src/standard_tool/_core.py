@@ -1,14 +1,9 @@
 """Standard Tool: the contract, in one file you can paste into your project.
 
-Implements Standard Tool V0 as the TypeScript proposal's July 2026 revision defines it
-(``standard-tool`` 0.0.6 and later), over Standard Schema V1 and Standard JSON Schema V1
-(Python binding: the attribute ``__standard__``). Imports only the standard library and
-``typing_extensions``; works under any file name. In order: protocols, results, the
-error, the reference builder, ``with_formatted_output``, helpers, then typing only.
-
-The one hook: the ``standard_tool`` package's own ``standard_tool()`` builds the same
-tools faster with ``standard_tool._fast.build_tool``. Tools from either builder, or
-from a copy of this file, run through the other's helpers.
+Standard Tool V0 as the TypeScript proposal's July 2026 revision (0.0.6 and later) defines it,
+over Standard Schema V1 and Standard JSON Schema V1 (in Python: the attribute ``__standard__``).
+Imports only the standard library and ``typing_extensions``; works under any file name. The one
+hook: the package's ``standard_tool()`` builds the same tools faster (``_fast.build_tool``).
 """
 
 from __future__ import annotations
@@ -16,67 +11,30 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypedDict, cast
 
-from typing_extensions import (
-    Literal,
-    Never,
-    Protocol,
-    TypeAlias,
-    TypedDict,
-    TypeVar,
-    overload,
-    runtime_checkable,
-)
+from typing_extensions import Never, Protocol, TypeVar, deprecated, overload, runtime_checkable
 
 __all__ = [
-    "SUPPORTED_TARGETS", "AsyncTool", "ErrorEnvelope", "FailureResult", "Issue", "IssueLike",
-    "JSONSchemaConverter", "PathSegment", "PathSegmentLike", "StandardJSONSchemaV1",
-    "StandardJSONSchemaV1Props", "StandardResult", "StandardSchemaV1", "StandardSchemaV1Props",
-    "StandardToolError", "StandardToolV0", "StandardToolV0Definition",
-    "StandardToolValidationError", "SuccessResult", "Tool", "ToolDefinitionError", "ToolSchema",
-    "ToolSchemaProps", "call_execute", "input_json_schema", "is_standard_json_schema",
-    "is_standard_schema", "is_standard_tool", "optional_member", "output_json_schema",
-    "run_tool", "run_tool_sync", "standard_tool", "with_formatted_output",
+    "AsyncTool", "ErrorEnvelope", "FailureResult", "Issue", "IssueLike", "JSONSchemaConverter",
+    "PathSegment", "PathSegmentLike", "StandardJSONSchemaV1", "StandardJSONSchemaV1Props",
+    "StandardResult", "StandardSchemaV1", "StandardSchemaV1Props", "StandardToolError",
+    "StandardToolV0", "StandardToolV0Definition", "StandardToolValidationError", "SuccessResult",
+    "Tool", "ToolDefinitionError", "ToolSchema", "ToolSchemaProps", "call_execute",
+    "input_json_schema", "is_standard_json_schema", "is_standard_schema", "is_standard_tool",
+    "optional_member", "output_json_schema", "run_tool", "run_tool_sync", "standard_tool",
+    "with_formatted_output",
 ]  # fmt: skip
-
-#: The JSON Schema targets every conforming schema of this library understands.
-SUPPORTED_TARGETS: tuple[str, ...] = ("draft-2020-12", "draft-07", "openapi-3.0")
 
 InputT = TypeVar("InputT", contravariant=True, default=Any)
 OutputT = TypeVar("OutputT", covariant=True, default=Any)
 FormattedT = TypeVar("FormattedT", covariant=True, default=OutputT)
 MetaT = TypeVar("MetaT", contravariant=True, default=Any)
-_JIn_co = TypeVar("_JIn_co", covariant=True, default=Any)
 _T = TypeVar("_T")
-
-# -- Protocols: Standard Schema V1, Standard JSON Schema V1, Standard Tool V0 ------------
-
-
-@runtime_checkable
-class StandardSchemaV1(Protocol[InputT, OutputT]):
-    """A schema that validates: ``schema.__standard__.validate(value)``."""
-
-    @property
-    def __standard__(self) -> StandardSchemaV1Props[InputT, OutputT]: ...
+_SCHEMAS = ("input_schema", "output_schema")  # a tool's optional schemas
 
 
-@runtime_checkable
-class StandardJSONSchemaV1(Protocol[_JIn_co, OutputT]):
-    """A schema that emits JSON Schema: ``schema.__standard__.json_schema.input(target=...)``."""
-
-    @property
-    def __standard__(self) -> StandardJSONSchemaV1Props: ...
-
-
-@runtime_checkable
-class ToolSchema(Protocol[InputT, OutputT]):
-    """A schema a tool accepts: a Standard Schema and a Standard JSON Schema at once."""
-
-    @property
-    def __standard__(self) -> ToolSchemaProps[InputT, OutputT]: ...
-
-
+# -- Protocols: Standard Tool V0 (Standard Schema's are typing only, at the end) ----------
 class StandardToolV0(Protocol[InputT, OutputT, FormattedT, MetaT]):
     """A portable LLM tool: any object with these attributes is one, whatever its class.
 
@@ -100,8 +58,6 @@ class StandardToolV0(Protocol[InputT, OutputT, FormattedT, MetaT]):
 
 
 # -- Results -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class PathSegment:
     """A path segment object, for keys that need wrapping. Its ``key`` is the key."""
@@ -111,11 +67,7 @@ class PathSegment:
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One validation problem: ``message``, ``path`` (``None`` or keys), ``code`` (its kind).
-
-    ``code`` is one of ``"required"``, ``"type"``, ``"enum"``, ``"constraint"``,
-    ``"additional_property"``, ``"format"``, ``"union"``, ``"invalid"``, or ``None``.
-    """
+    """One validation problem: ``message``, ``path`` (``None`` or keys), ``code`` (its kind)."""
 
     message: str
     path: tuple[Hashable | PathSegment, ...] | None = None
@@ -139,8 +91,6 @@ class FailureResult:
 
 
 # -- Errors ------------------------------------------------------------------------------
-
-
 class StandardToolError(Exception):
     """Base class of every exception this library raises on purpose."""
 
@@ -152,9 +102,6 @@ class ToolDefinitionError(StandardToolError, TypeError):
 class StandardToolValidationError(StandardToolError, ValueError):
     """The ``target`` (``"input"`` or ``"output"``) failed validation with these ``issues``."""
 
-    target: Literal["input", "output"]
-    issues: tuple[IssueLike, ...]
-
     def __init__(self, target: Literal["input", "output"], issues: Sequence[IssueLike]) -> None:
         self.target, self.issues = target, tuple(issues)
         super().__init__(target, self.issues)
@@ -165,13 +112,9 @@ class StandardToolValidationError(StandardToolError, ValueError):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (StandardToolValidationError, (self.target, self.issues))
-
 
 #: A validator that stops collecting says so in a last issue, without a path, this starts.
 STOPPED_PREFIX = "validation stopped after "
-_MAX_ISSUES, _MAX_TEXT, _SHORT_INT = 20, 400, 10**15
 
 
 def error_message(target: str, issues: Sequence[Any]) -> str:
@@ -180,56 +123,47 @@ def error_message(target: str, issues: Sequence[Any]) -> str:
     note = getattr(last, "message", None) if getattr(last, "path", 0) is None else None
     stopped = isinstance(note, str) and note.startswith(STOPPED_PREFIX)
     found = issues[:-1] if stopped else issues
-    text = "; ".join(_issue_text(issue) for issue in found[:_MAX_ISSUES])
-    if (more := len(found) - _MAX_ISSUES) > 0:
+    text = "; ".join(_issue_text(issue) for issue in found[:20])
+    if (more := len(found) - 20) > 0:
         text += f"; and {'at least ' * stopped}{more} more issue{'s' * (more > 1)}"
     return f"{target} validation failed: {text}" + (f" ({note})" if stopped else "")
 
 
 def _issue_text(issue: Any) -> str:
-    parts: list[str] = []
-    for step in getattr(issue, "path", None) or ():
-        if step.__class__ is int and -_SHORT_INT < step < _SHORT_INT:
-            parts.append(str(step))  # an index: its digits, nothing to bound or escape
-        else:  # a key, or a segment object (its ``key``)
-            parts.append(
-                safe_str(step if isinstance(step, (str, int)) else getattr(step, "key", step))
-            )
-    message = safe_str(getattr(issue, "message", issue))
-    return f"{truncate_text('.'.join(parts), _MAX_TEXT)}: {message}" if parts else message
+    steps = getattr(issue, "path", None) or ()
+    keys = [s if isinstance(s, (str, int)) else getattr(s, "key", s) for s in steps]
+    message = _bounded(getattr(issue, "message", issue))
+    return f"{_bounded('.'.join(map(_bounded, keys)))}: {message}" if keys else message
 
 
-def truncate_text(text: str, limit: int) -> str:
-    """Cut ``text`` to at most ``limit`` characters, ending ``... [truncated N characters]``."""
-    if len(text) <= limit:
-        return text
-    room = limit - len("... [truncated  characters]") - len(str(len(text)))
-    if room < 1:
-        return "." * max(limit, 0) if limit <= 3 else f"{text[: limit - 3]}..."
-    return f"{text[:room]}... [truncated {len(text) - room} characters]"
-
-
-def safe_str(obj: object, limit: int = _MAX_TEXT) -> str:
-    """``str(obj)`` cut to ``limit``, never raising, lone surrogates escaped."""
-    if type(obj) is str and len(obj) <= limit and obj.isascii():
-        return obj
+def _bounded(obj: object, limit: int = 400) -> str:  # str(), cut, never raising, sendable
     try:
         text = str(obj)
     except Exception:  # a hostile __str__ must not turn an error into a crash
         text = f"<{type(obj).__name__} object: str() failed>"
-    text = truncate_text(text, limit)
+    if len(text) > limit:
+        text = f"{text[:limit]}... [truncated {len(text) - limit} characters]"
     return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # -- The reference builder, standard_tool() (typed at the end of the file) ---------------
-
-
-def _build(execute: Any, **fields: Any) -> Any:
-    """Build a tool: the definition's own fields plus an ``execute`` that validates."""
-    arity = definition(execute, fields, [])
+def _build(execute: Any, **fields: Any) -> Any:  # check a definition, then build its tool
+    if fields["name"] is None and getattr(execute, "__name__", "<lambda>") != "<lambda>":
+        fields["name"] = execute.__name__
+    if fields["description"] is None and inspect.isroutine(execute):
+        fields["description"] = inspect.getdoc(execute)
+    problems = [f"{key}: required, a non-empty string" for key in ("name", "description")
+                if not (isinstance(fields[key], str) and fields[key])]  # fmt: skip
+    problems += [f"{role}: {_describe(fields[role])} is not a Standard Schema with json_schema"
+                 for role in _SCHEMAS if not _is_tool_schema_or_none(fields[role])]  # fmt: skip
+    generator = inspect.isgeneratorfunction(execute) or inspect.isasyncgenfunction(execute)
+    if generator or not callable(execute):
+        problems.append(f"execute: must return its result, got {_describe(execute)}")
+    if problems:
+        raise ToolDefinitionError("standard_tool: invalid definition: " + "; ".join(problems))
+    arity = int(min(_positional_capacity(execute), 2))
     check_in, check_out = (
-        None if schema is None else schema.__standard__.validate
-        for schema in (fields["input_schema"], fields["output_schema"])
+        None if fields[role] is None else fields[role].__standard__.validate for role in _SCHEMAS
     )
 
     def call(value: Any, meta: Any) -> Any:
@@ -241,9 +175,9 @@ def _build(execute: Any, **fields: Any) -> Any:
             if check_in is not None:
                 input = unwrap_result("input", await _settled(check_in(input)))
             output = await _settled(call(input, meta))
-            if check_out is None:
-                return output
-            return unwrap_result("output", await _settled(check_out(output)))
+            if check_out is not None:
+                output = unwrap_result("output", await _settled(check_out(output)))
+            return output
 
         return AsyncTool(**fields, execute=execute_async)
 
@@ -261,72 +195,39 @@ def unwrap_result(target: Literal["input", "output"], result: Any) -> Any:
         if inspect.iscoroutine(result):
             result.close()
         got = "an awaitable" if inspect.isawaitable(result) else type(result).__name__
-        raise TypeError(
-            f"standard_tool: the {target} schema's validate returned {got}, not a result with "
-            ".value and .issues; in a synchronous tool, make the handler async (async def)"
-        )
+        raise TypeError(f"standard_tool: the {target} schema's validate returned {got}, not a "
+                        "result with .value and .issues; in a synchronous tool, make the handler "
+                        "async (async def)")  # fmt: skip
     if result.issues is not None:
         raise StandardToolValidationError(target, result.issues)
     return result.value
 
 
-async def _settled(value: Any) -> Any:
-    """``value``, awaited when it is an awaitable (and not a validation result)."""
+async def _settled(value: Any) -> Any:  # awaited when awaitable (and not a result)
     return await value if inspect.isawaitable(value) and not hasattr(value, "issues") else value
-
-
-def definition(execute: Any, fields: dict[str, Any], problems: list[str]) -> int:
-    """Check a definition (every problem at once), naming it from the handler; return arity."""
-    if fields["name"] is None and getattr(execute, "__name__", "<lambda>") != "<lambda>":
-        fields["name"] = execute.__name__
-    if fields["description"] is None and inspect.isroutine(execute):
-        fields["description"] = inspect.getdoc(execute)
-    for key in ("name", "description"):
-        if not (isinstance(fields[key], str) and fields[key]):
-            problems.append(f"{key}: required, a non-empty string (got {fields[key]!r:.80})")
-    if not isinstance(fields["title"], (str, type(None))):
-        problems.append(f"title: must be a string or None, got {type(fields['title']).__name__}")
-    for role in ("input_schema", "output_schema"):
-        if (schema := fields[role]) is not None and not is_tool_schema(schema):
-            why = "is not a Standard Schema (no __standard__ attribute)"
-            if is_standard_schema(schema):
-                why = "validates but has no __standard__.json_schema (a tool's schemas emit it)"
-            problems.append(f"{role}: {_describe(schema)} {why}")
-    if (
-        not callable(execute)
-        or inspect.isasyncgenfunction(execute)
-        or inspect.isgeneratorfunction(execute)
-    ):
-        problems.append(f"execute: must return its result, got {_describe(execute)}")
-    if problems:
-        raise ToolDefinitionError("standard_tool: invalid definition: " + "; ".join(problems))
-    return int(min(_positional_capacity(execute), 2))
 
 
 class _Built:
     """What the builders return: the definition's fields and its ``execute``, immutable."""
 
-    __slots__ = ("__weakref__", "_neutral", "description", "execute", "name", "title")
-    __slots__ += ("input_schema", "output_schema")  # type: ignore[assignment]
+    __slots__ = ("__weakref__", "_neutral", "description", "execute", "name", "title", *_SCHEMAS)
     name: str
     title: str | None
     description: str
-    _neutral: Any
+    _neutral: StandardToolV0[Any, Any, Any, Any] | None  # the tool a formatted tool wraps
 
     def __init__(self, *, execute: Callable[..., Any], _neutral: Any = None, **fields: Any) -> None:
         for key, value in {**fields, "execute": execute, "_neutral": _neutral}.items():
             object.__setattr__(self, key, value)
 
-    def __setattr__(self, name: str, value: object) -> None:
+    def __setattr__(self, name: str, value: object = None) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
 
-    def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
+    __delattr__ = __setattr__
 
-    if not TYPE_CHECKING:  # hidden from type checkers, which would take any name as there
+    if not TYPE_CHECKING:  # (type checkers would take any name as there)
 
-        def __getattr__(self, name):
-            # A formatted tool reads any other field (not a method) of the tool it wraps.
+        def __getattr__(self, name):  # a formatted tool reads its tool's other fields (not methods)
             neutral = None if name.startswith("_") else self._neutral
             if neutral is not None and not inspect.ismethod(value := getattr(neutral, name)):
                 return value
@@ -334,23 +235,19 @@ class _Built:
 
     def __repr__(self) -> str:
         shown = [f"name={self.name!r}"] + [f"title={self.title!r}"] * (self.title is not None)
-        shown.append(f"description={truncate_text(self.description, 60)!r}")
-        for role in ("input_schema", "output_schema"):
-            schema = getattr(self, role)
-            shown += [] if schema is None else [f"{role}={_describe(schema)}"]
+        shown.append(f"description={_bounded(self.description, 60)!r}")
+        shown += [f"{role}={_describe(getattr(self, role))}" for role in _SCHEMAS
+                  if getattr(self, role) is not None]  # fmt: skip
         shown += [] if self._neutral is None else ["formatted=True"]
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
 # -- with_formatted_output(): failures as data, applied once at the consumer's boundary --
-
-
-def formatted_output(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
-    """``with_formatted_output(tool, format)``, documented with it at the end of the file."""
+def _formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:  # see the end
     fmt = _default_format if format is None else format
     fmt_async = is_async_callable(fmt)
     both = _positional_capacity(tool.execute) >= 2
-    fields = {key: optional_member(tool, key) for key in ("title", "input_schema", "output_schema")}
+    fields = {key: optional_member(tool, key) for key in ("title", *_SCHEMAS)}
     fields |= {"name": tool.name, "description": tool.description, "_neutral": tool}
 
     def call(input: Any, meta: Any) -> Any:
@@ -381,30 +278,43 @@ async def _format_later(run: Callable[[], Any], fmt: Callable[[Any], Any], fmt_a
         result = await _settled(run())
     except Exception as exc:
         result = exc
-    formatted = fmt(result)
-    return await formatted if fmt_async else formatted
+    return await fmt(result) if fmt_async else fmt(result)
 
 
 def _default_format(result: Any) -> Any:
-    return {"error": safe_str(result, 10**9)} if isinstance(result, Exception) else result
+    return {"error": _bounded(result, 10**9)} if isinstance(result, Exception) else result
 
 
 # -- Consumer helpers --------------------------------------------------------------------
-
-
 def is_standard_schema(obj: object) -> bool:
     """Whether ``obj.__standard__`` has ``version``, ``vendor`` and a callable ``validate``."""
-    props = getattr(obj, "__standard__", None)
-    identified = getattr(props, "version", None) is not None and hasattr(props, "vendor")
-    return identified and callable(getattr(props, "validate", None))
+    return callable(getattr(_props(obj), "validate", None))
 
 
 def is_standard_json_schema(obj: object) -> bool:
     """Whether ``obj.__standard__`` has ``version``, ``vendor`` and ``json_schema.input/output``."""
+    converter = getattr(_props(obj), "json_schema", None)
+    return all(callable(getattr(converter, method, None)) for method in ("input", "output"))
+
+
+def _props(obj: object) -> Any:  # obj.__standard__, when it names its version and vendor
     props = getattr(obj, "__standard__", None)
     identified = getattr(props, "version", None) is not None and hasattr(props, "vendor")
-    converter = getattr(props, "json_schema", None)
-    return identified and all(callable(getattr(converter, a, None)) for a in ("input", "output"))
+    return props if identified else None
+
+
+def _is_tool_schema_or_none(obj: object) -> bool:  # validates and emits JSON Schema, as a tool's
+    return obj is None or (is_standard_schema(obj) and is_standard_json_schema(obj))
+
+
+def is_standard_tool(obj: object) -> bool:
+    """Whether ``obj`` has the shape of a ``StandardToolV0`` (optional members may be absent)."""
+    return (
+        all(isinstance(getattr(obj, key, None), str) for key in ("name", "description"))
+        and callable(getattr(obj, "execute", None))
+        and isinstance(optional_member(obj, "title"), (str, type(None)))
+        and all(_is_tool_schema_or_none(optional_member(obj, role)) for role in _SCHEMAS)
+    )
 
 
 def optional_member(tool: object, name: str) -> Any:
@@ -418,16 +328,15 @@ def call_execute(tool: Any, input: Any = None, meta: Any = None) -> Any:
     if (capacity := _positional_capacity(execute)) >= 2:
         return execute(input, meta)
     if meta is not None or (capacity < 1 and input is not None):
-        raise TypeError(f"tool {safe_str(getattr(tool, 'name', '?'), 80)!r}: its execute takes "
-                        f"{int(capacity)} argument(s), so it cannot be given "
+        raise TypeError(f"tool {_bounded(getattr(tool, 'name', '?'), 80)!r}: its execute takes "
+                        f"{capacity:.0f} argument(s), so it cannot be given "
                         f"{'meta' if meta is not None else 'an input'}")  # fmt: skip
     return execute(input) if capacity >= 1 else execute()
 
 
-def _positional_capacity(fn: Any) -> float:
-    """How many positional arguments ``fn`` takes (``inf`` with ``*args``)."""
+def _positional_capacity(fn: Any) -> float:  # positional arguments fn takes; inf with *args
     code = getattr(getattr(fn, "__func__", fn), "__code__", None)
-    if code is not None and not hasattr(fn, "__wrapped__"):
+    if code is not None and not hasattr(fn, "__wrapped__"):  # a plain function, read fast
         count = code.co_argcount - (1 if hasattr(fn, "__func__") else 0)
         return float("inf") if code.co_flags & inspect.CO_VARARGS else count
     try:
@@ -437,26 +346,6 @@ def _positional_capacity(fn: Any) -> float:
     if any(p.kind is p.VAR_POSITIONAL for p in params):
         return float("inf")
     return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-
-
-def is_standard_tool(obj: object) -> bool:
-    """Whether ``obj`` has the shape of a ``StandardToolV0`` (optional members may be absent)."""
-    tool: Any = obj
-    try:
-        named = isinstance(tool.name, str) and isinstance(tool.description, str)
-        if not (named and callable(tool.execute)):
-            return False
-    except AttributeError:
-        return False
-    if not isinstance(optional_member(tool, "title"), (str, type(None))):
-        return False
-    schemas = (optional_member(tool, "input_schema"), optional_member(tool, "output_schema"))
-    return all(s is None or is_tool_schema(s) for s in schemas)
-
-
-def is_tool_schema(obj: object) -> bool:
-    """Whether ``obj`` is both a Standard Schema and a Standard JSON Schema (as a tool's are)."""
-    return is_standard_schema(obj) and is_standard_json_schema(obj)
 
 
 def input_json_schema(tool: StandardToolV0, target: str = "draft-2020-12") -> dict[str, Any]:
@@ -476,8 +365,7 @@ def output_json_schema(
 
 async def run_tool(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: Any = None) -> _F:
     """Run any conforming tool and return its result, awaiting it when it is awaitable."""
-    result: _F = await _settled(call_execute(tool, input, meta))
-    return result
+    return cast("_F", await _settled(call_execute(tool, input, meta)))
 
 
 def run_tool_sync(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: Any = None) -> _F:
@@ -486,13 +374,11 @@ def run_tool_sync(tool: StandardToolV0[Any, Any, _F], input: Any = None, meta: A
 
     result: Any = call_execute(tool, input, meta)
     if not inspect.isawaitable(result):
-        done: _F = result
-        return done
+        return cast("_F", result)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        ran: _F = asyncio.run(_settled(result))
-        return ran
+        return cast("_F", asyncio.run(_settled(result)))
     if inspect.iscoroutine(result):
         result.close()
     raise RuntimeError(f"run_tool_sync: tool {tool.name!r} is async and an event loop is "
@@ -508,10 +394,10 @@ def is_async_callable(fn: object) -> bool:
 
 
 def _describe(obj: object) -> str:
-    return truncate_text(str(getattr(obj, "__qualname__", None) or type(obj).__qualname__), 80)
+    return _bounded(getattr(obj, "__qualname__", None) or type(obj).__qualname__, 80)
 
 
-# -- Typing only: the props protocols, the built tools' classes and the overloads --------
+# -- Typing only: Standard Schema's protocols, the built tools' classes, the overloads ---
 # The builder's overloads overlap on purpose (an async handler also returns something).
 # pyright: reportOverlappingOverload=false
 # mypy: disable-error-code="overload-overlap"
@@ -525,6 +411,31 @@ _F_co = TypeVar("_F_co", covariant=True, default=Any)
 # Defaulted, and so first used after the others in every signature (PEP 696 order).
 _I = TypeVar("_I", default=Any)
 _OS = TypeVar("_OS", default=Any)
+_JIn_co = TypeVar("_JIn_co", covariant=True, default=Any)
+
+
+@runtime_checkable
+class StandardSchemaV1(Protocol[InputT, OutputT]):
+    """A schema that validates: ``schema.__standard__.validate(value)``."""
+
+    @property
+    def __standard__(self) -> StandardSchemaV1Props[InputT, OutputT]: ...
+
+
+@runtime_checkable
+class StandardJSONSchemaV1(Protocol[_JIn_co, OutputT]):
+    """A schema that emits JSON Schema: ``schema.__standard__.json_schema.input(target=...)``."""
+
+    @property
+    def __standard__(self) -> StandardJSONSchemaV1Props: ...
+
+
+@runtime_checkable
+class ToolSchema(Protocol[InputT, OutputT]):
+    """A schema a tool accepts: a Standard Schema and a Standard JSON Schema at once."""
+
+    @property
+    def __standard__(self) -> ToolSchemaProps[InputT, OutputT]: ...
 
 
 class PathSegmentLike(Protocol):
@@ -678,7 +589,7 @@ class Tool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         Args:
             format: ``(OutputT | Exception) -> F``, sync or async.
         """
-        return formatted_output(self if self._neutral is None else self._neutral, format)
+        return _formatted(self if self._neutral is None else self._neutral, format)
 
 
 class AsyncTool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
@@ -731,21 +642,38 @@ class AsyncTool(_Built, Generic[InputT, OutputT, FormattedT, MetaT]):
         Args:
             format: ``(OutputT | Exception) -> F``, sync or async.
         """
-        return formatted_output(self if self._neutral is None else self._neutral, format)
+        return _formatted(self if self._neutral is None else self._neutral, format)
 
 
+class FormattedToolV0(
+    StandardToolV0[InputT, OutputT, FormattedT, MetaT], Protocol[InputT, OutputT, FormattedT, MetaT]
+):
+    """What ``with_formatted_output`` returns: a tool that keeps the neutral tool it wraps."""
+
+    @property
+    def _neutral(self) -> StandardToolV0[InputT, OutputT, OutputT, MetaT]: ...
+
+
+# A formatted tool matches the first overload, which type checkers report as deprecated
+# (pyright strict: reportDeprecated; mypy: the "deprecated" error code): Python has no
+# NoInfer, so this is how re-formatting is a type error.
+@overload
+@deprecated("a formatted tool cannot be formatted again: format the neutral tool instead")
+def with_formatted_output(
+    tool: FormattedToolV0[Any, Any, Any, Any], format: Callable[[Any], Any] | None = None
+) -> object: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M],
-) -> StandardToolV0[_In, _O, _O | ErrorEnvelope, _M]: ...
+) -> FormattedToolV0[_In, _O, _O | ErrorEnvelope, _M]: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M], format: Callable[[_O | Exception], Awaitable[_F]]
-) -> StandardToolV0[_In, _O, _F, _M]: ...
+) -> FormattedToolV0[_In, _O, _F, _M]: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M], format: Callable[[_O | Exception], _F]
-) -> StandardToolV0[_In, _O, _F, _M]: ...
+) -> FormattedToolV0[_In, _O, _F, _M]: ...
 def with_formatted_output(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
     """Wrap a neutral tool so that its ``execute`` returns failures as data, never raising.
 
@@ -766,7 +694,7 @@ def with_formatted_output(tool: Any, format: Callable[[Any], Any] | None = None)
         >>> with_formatted_output(add).execute(None)
         {'error': "'NoneType' object is not subscriptable"}
     """
-    return formatted_output(tool, format)
+    return _formatted(tool, format)
 
 
 class _NoOutput:

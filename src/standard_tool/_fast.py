@@ -42,13 +42,11 @@ from standard_tool._core import (
     is_async_callable,
     is_standard_json_schema,
     is_standard_schema,
-    safe_str,
-    truncate_text,
     unwrap_result,
 )
 from standard_tool._core import StandardToolValidationError as _EagerValidationError
 from standard_tool._core import Tool as _CoreTool
-from standard_tool._shared import timeout_problem
+from standard_tool._shared import safe_str, timeout_problem, truncate_text
 
 __all__ = [
     "DEFERRED_ISSUES",
@@ -194,6 +192,9 @@ class StandardToolValidationError(_EagerValidationError):
         if message is None:
             message = self.__dict__["_message"] = error_message(self.target, self.issues)
         return message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_EagerValidationError, (self.target, self.issues))
 
 
 #: The deferred error under the name the package's modules import it by.

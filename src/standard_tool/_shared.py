@@ -2,9 +2,9 @@
 
 Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 
-- ``truncate_text`` / ``safe_str`` / ``safe_repr``: the one rule for bounding text
-  (the first two re-exported from the core, which needs them for its own messages).
-- ``is_async_callable``: the one rule for "calling this returns a coroutine".
+- ``truncate_text`` / ``safe_str`` / ``safe_repr``: the one rule for bounding text (the
+  core bounds its own error messages the same way, with a helper of its own).
+- ``is_async_callable``: the one rule for "calling this returns a coroutine" (the core's).
 - ``resolve_pointer`` / ``pointer_tokens`` / ``pointer_text``: the one JSON
   Pointer reader and writer (RFC 6901 inside a URI fragment, so ``%20`` is a
   space and ``~1`` a slash).
@@ -28,7 +28,7 @@ from urllib.parse import quote, unquote
 
 from typing_extensions import TypeVar
 
-from standard_tool._core import is_async_callable, safe_str, truncate_text
+from standard_tool._core import is_async_callable
 
 _T = TypeVar("_T")
 
@@ -61,6 +61,28 @@ MAX_ISSUES = 50
 #: The message of the last issue of a validation that stopped looking (the core's
 #: ``StandardToolValidationError`` then says "and at least N more issues").
 STOPPED = f"validation stopped after {MAX_ISSUES} issues"
+
+
+def truncate_text(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, ending ``... [truncated N characters]``."""
+    if len(text) <= limit:
+        return text
+    room = limit - len("... [truncated  characters]") - len(str(len(text)))
+    if room < 1:
+        return "." * max(limit, 0) if limit <= 3 else f"{text[: limit - 3]}..."
+    return f"{text[:room]}... [truncated {len(text) - room} characters]"
+
+
+def safe_str(obj: object, limit: int = 400) -> str:
+    """Return ``str(obj)`` cut to ``limit`` characters, never raising, lone surrogates escaped."""
+    if type(obj) is str and len(obj) <= limit and obj.isascii():
+        return obj
+    try:
+        text = str(obj)
+    except Exception:  # a hostile __str__ must not turn a message into a crash
+        text = f"<{type(obj).__name__} object: str() failed>"
+    text = truncate_text(text, limit)
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def safe_repr(obj: object, limit: int = 80) -> str:

@@ -1,6 +1,6 @@
 """Typing plumbing: the structural types behind the public protocols.
 
-Layer: façade (re-exports the core; imports nothing else).
+Layer: façade (re-exports the core, and ``SUPPORTED_TARGETS`` from the dialects).
 
 Most code never names these: they describe what an object must look like to
 conform (``IssueLike``, ``StandardSchemaV1Props``...) or the shape of a default
@@ -9,7 +9,6 @@ framework that accepts anyone's schemas and tools.
 """
 
 from standard_tool._core import (
-    SUPPORTED_TARGETS,
     ErrorEnvelope,
     IssueLike,
     JSONSchemaConverter,
@@ -19,6 +18,7 @@ from standard_tool._core import (
     StandardSchemaV1Props,
     ToolSchemaProps,
 )
+from standard_tool.dialects import SUPPORTED_TARGETS
 
 __all__ = [
     "SUPPORTED_TARGETS",
