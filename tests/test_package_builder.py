@@ -65,7 +65,7 @@ def test_the_toolkit_honours_the_deadline_of_a_built_tool() -> None:
 
 
 def test_bad_timeout_and_metadata_are_definition_errors() -> None:
-    with pytest.raises(ToolDefinitionError, match="timeout must be a positive number"):
+    with pytest.raises(ToolDefinitionError, match="timeout: must be a positive number"):
         standard_tool(name="a", description="d", execute=lambda: 1, timeout=0)
     with pytest.raises(ToolDefinitionError, match="metadata must be a mapping"):
         standard_tool(name="a", description="d", execute=lambda: 1, metadata=[1])  # type: ignore[arg-type]
