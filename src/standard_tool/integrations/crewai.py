@@ -106,7 +106,7 @@ class StandardCrewAITool(BaseTool):
         else:
             # A sync tool runs in a worker thread, so an async crew's loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
-        return content(result)
+        return content(result, "CrewAI")
 
     def _run(self, **kwargs: Any) -> str:
         """Run one call from CrewAI's sync path; return the text the model reads."""
