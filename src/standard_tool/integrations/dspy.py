@@ -106,7 +106,7 @@ class StandardDSPyTool(dspy.Tool):
         else:
             # A sync tool runs in a worker thread, so an async program's loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
-        return content(result)
+        return content(result, "DSPy")
 
     def __call__(self, **kwargs: Any) -> str:
         """Run one call from sync code; return the text the model reads."""
