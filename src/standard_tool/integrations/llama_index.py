@@ -11,7 +11,10 @@ tool's own JSON Schema as it is (LlamaIndex's ``ToolMetadata`` would keep only
 accepts) and whose calls the tool validates itself. Every call returns a
 ``ToolOutput``: the text every provider runner writes (``text_result``), or
 ``is_error=True`` with ``Error: ...`` naming the failing path, so a bad call never
-ends the agent's run. ``from_llama_index(li_tool)`` goes the other way.
+ends the agent's run. A rich result (``standard_tool.content`` blocks) becomes
+the ``ToolOutput``'s blocks: text, image, audio and document blocks, which the
+agent sends the model as the tool message's content.
+``from_llama_index(li_tool)`` goes the other way.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
+from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.types import BaseTool, adapt_to_async_tool
 from llama_index.core.workflow import Context, Event
@@ -40,9 +44,11 @@ from standard_tool._core import (
 )
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit
+from standard_tool.content import Audio, EmbeddedResource, Image, rich_output
+from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.providers._text import ERROR_MAX_CHARS
+from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = [
@@ -111,6 +117,33 @@ class StandardToolMetadata(ToolMetadata):
         schema = self.fn_schema
         assert schema is not None  # always set by to_llama_index
         return schema.model_json_schema()
+
+
+def _llama_blocks(output: RichOutput[Any]) -> list[Any]:
+    """Write a rich result as LlamaIndex content blocks.
+
+    An image is an ``ImageBlock``, audio an ``AudioBlock`` (its format from the
+    MIME type), a resource's bytes a ``DocumentBlock``; a text, a text resource
+    and a resource link are ``TextBlock``s of their fallback text, and the
+    structured value follows as its JSON text.
+    """
+    blocks: list[Any] = []
+    for block in output.content:
+        if isinstance(block, Image):
+            blocks.append(ImageBlock(image=block.data, image_mimetype=block.mime_type))
+        elif isinstance(block, Audio):
+            kind = block.mime_type.rpartition("/")[2][:20] or None
+            blocks.append(AudioBlock(audio=block.data, format=kind))
+        elif isinstance(block, EmbeddedResource) and block.blob is not None:
+            title = block.uri.rsplit("/", 1)[-1][:200] or "document"
+            blocks.append(
+                DocumentBlock(data=block.blob, document_mimetype=block.mime_type, title=title)
+            )
+        else:
+            blocks.append(TextBlock(text=rich_text(RichOutput([block]), "LlamaIndex")))
+    if output.structured is not None:
+        blocks.append(TextBlock(text=rich_text(RichOutput([], output.structured), "LlamaIndex")))
+    return blocks
 
 
 def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
@@ -183,9 +216,11 @@ class StandardLlamaIndexTool(FunctionTool):
         else:
             # A sync tool runs in a worker thread, so the agent's event loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
+        rich = rich_output(result.value) if result.success else None
         return ToolOutput(
             tool_name=name,
-            content=content(result),
+            content=content(result) if rich is None else None,
+            blocks=None if rich is None else _llama_blocks(rich),
             raw_input=dict(kwargs),
             raw_output=result.value if result.success else result.error,
             is_error=not result.success,
