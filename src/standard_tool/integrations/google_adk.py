@@ -10,7 +10,11 @@ one ``to_gemini`` writes (Gemini's OpenAPI subset, or its JSON Schema fields wit
 When the model calls the tool, the arguments are decoded back to the tool's own
 shape and validated by the tool itself; the function response is the one
 ``run_gemini_function_calls`` writes: ``{"output": ...}``, or ``{"error":
-"Error: ..."}`` naming the failing path, so a bad call never ends the run.
+"Error: ..."}`` naming the failing path, so a bad call never ends the run. A
+rich result (``standard_tool.content`` blocks) is the response
+``run_gemini_function_calls`` writes for it: PNG, JPEG and WebP images and PDF
+bytes as ADK media parts of the function response (``inline_data``), the rest as
+text in ``output`` and the structured value in ``structured``.
 ``from_google_adk(adk_tool)`` goes the other way.
 """
 
@@ -26,7 +30,8 @@ from google.genai import types
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
-from standard_tool._toolkit import Toolkit
+from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.content import rich_output
 from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._gemini import (
     GeminiParameters,
@@ -34,7 +39,10 @@ from standard_tool.providers._gemini import (
     gemini_parameters,
     to_gemini,
 )
-from standard_tool.providers._gemini_run import _response  # pyright: ignore[reportPrivateUsage]
+from standard_tool.providers._gemini_run import (
+    _response,  # pyright: ignore[reportPrivateUsage]
+    gemini_rich_response,
+)
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -102,7 +110,25 @@ class StandardAdkTool(BaseTool):
         else:
             # A sync tool runs in a worker thread, so the agent's event loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
+        return _adk_response(result)
+
+
+def _adk_response(result: ToolResult) -> dict[str, Any]:
+    """Write the function response of one call, a rich result's media as ADK ``Part`` entries.
+
+    ADK takes every ``Part`` with ``inline_data`` out of a tool's response and
+    sends it as a part of the function response, so the media go under a key of
+    their own that ADK removes.
+    """
+    rich = rich_output(result.value) if result.success else None
+    if rich is None:
         return _response(result.value, content(result), result.success)
+    response, parts = gemini_rich_response(rich)
+    if parts:
+        response["media"] = [
+            types.Part(inline_data=types.Blob(**part["inline_data"])) for part in parts
+        ]
+    return response
 
 
 @overload
