@@ -199,3 +199,11 @@ def test_autogens_own_function_tool_is_lax_as_the_readme_says() -> None:
     assert asyncio.run(native.run_json({"n": "3"}, CancellationToken())) == 6
     with pytest.raises(StandardToolValidationError, match="n: "):
         asyncio.run(from_autogen(native).execute({"n": "3"}))
+
+
+def test_a_rich_result_is_its_bounded_text_naming_autogen() -> None:
+    from tests_integration.five_frameworks.chat import snapshot, snapshot_text
+
+    said = asyncio.run(to_autogen(snapshot).run_json({}, CancellationToken(), call_id="c1"))
+
+    assert said == snapshot_text("AutoGen")

@@ -125,7 +125,7 @@ class StandardAutoGenTool(BaseTool[_Arguments, Any]):
             call_id=call_id,
         )
         if result.success:
-            return content(result)
+            return content(result, "AutoGen")
         raise AutoGenToolError(content(result)) from result.exception
 
 
