@@ -196,7 +196,7 @@ class StandardSmolagentsTool(Tool):
             timeout=RUNNER_TIMEOUT if own is None else own,
         )
         if result.success:
-            return content(result)
+            return content(result, "smolagents")
         raise SmolagentsToolError(content(result)) from result.exception
 
 
