@@ -199,7 +199,7 @@ def from_crewai(crewai_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(crewai_tool, StandardCrewAITool):
         original = crewai_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     schema = crewai_tool.args_schema.model_json_schema()
     has_async = _is_async(crewai_tool)
 

@@ -202,7 +202,7 @@ def from_dspy(dspy_tool: dspy.Tool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(dspy_tool, StandardDSPyTool):
         original = dspy_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     # DSPy has no type information: its tool is read as ``Any``.
     native: Any = dspy_tool
     declared: dict[str, Any] = native.format_as_litellm_function_call()

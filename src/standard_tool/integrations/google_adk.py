@@ -222,7 +222,7 @@ def from_google_adk(adk_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(adk_tool, StandardAdkTool):
         original = adk_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     declaration = adk_tool._get_declaration()  # pyright: ignore[reportPrivateUsage]
 
     async def run(input: Any, meta: Any) -> Any:

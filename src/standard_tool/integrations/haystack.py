@@ -234,7 +234,7 @@ def from_haystack(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
         InvalidSchemaError: the tool's parameters are not a valid JSON Schema.
     """
     if isinstance(native, StandardHaystackTool) and hasattr(native.standard_tool, "formatted"):
-        return cast("StandardToolV0[Any, Any, Any, Any]", native.standard_tool)
+        return native.standard_tool
 
     async def run(input: Any) -> Any:
         return await native.invoke_async(**(input or {}))

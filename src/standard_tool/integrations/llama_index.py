@@ -310,7 +310,7 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(li_tool, StandardLlamaIndexTool):
         original = li_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     metadata = li_tool.metadata
     name = metadata.get_name()
     # ``get_parameters_dict`` is annotated as returning a bare ``dict``.

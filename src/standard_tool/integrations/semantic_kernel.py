@@ -329,7 +329,7 @@ def from_semantic_kernel(function: KernelFunction) -> StandardToolV0[Any, Any, A
     if isinstance(function, StandardKernelFunction) and hasattr(
         function.standard_tool, "formatted"
     ):
-        return cast("StandardToolV0[Any, Any, Any, Any]", function.standard_tool)
+        return function.standard_tool
 
     async def run(input: Any, meta: Any) -> Any:
         metadata: dict[str, Any] = {}
