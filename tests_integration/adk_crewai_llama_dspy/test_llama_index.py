@@ -311,10 +311,10 @@ PNG = bytes.fromhex(
 
 
 def test_a_rich_result_reaches_the_model_as_llama_index_blocks() -> None:
-    from llama_index.core.base.llms.types import DocumentBlock, ImageBlock, TextBlock
+    from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
 
     from standard_tool import tool
-    from standard_tool.content import EmbeddedResource, Image, ResourceLink, Text, ToolOutput
+    from standard_tool.content import Audio, EmbeddedResource, Image, ResourceLink, Text, ToolOutput
 
     @tool
     def snapshot() -> ToolOutput:
@@ -323,6 +323,7 @@ def test_a_rich_result_reaches_the_model_as_llama_index_blocks() -> None:
             [
                 Text("The dashboard:"),
                 Image(PNG, "image/png"),
+                Audio(b"RIFF", "audio/wav"),  # reads as base64: LlamaIndex would keep it so
                 EmbeddedResource("file:///r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
                 ResourceLink("file:///d.csv", "d"),
             ],
@@ -333,14 +334,17 @@ def test_a_rich_result_reaches_the_model_as_llama_index_blocks() -> None:
         (sent,) = [m for m in messages if m.role == MessageRole.TOOL]
         assert sent.additional_kwargs["tool_call_id"] == "call_1"
         kinds = [type(b) for b in sent.blocks]
-        assert kinds == [TextBlock, ImageBlock, DocumentBlock, TextBlock, TextBlock]
+        assert kinds == [TextBlock, ImageBlock, AudioBlock, DocumentBlock, TextBlock, TextBlock]
         texts = [b.text for b in sent.blocks if isinstance(b, TextBlock)]
         assert texts == ["The dashboard:", "[resource link d: file:///d.csv]", '{"rows": 3}']
         image = sent.blocks[1]
         assert isinstance(image, ImageBlock)
         assert image.image_mimetype == "image/png"
         assert image.resolve_image().read() == PNG
-        document = sent.blocks[2]
+        audio = sent.blocks[2]
+        assert isinstance(audio, AudioBlock)
+        assert (audio.resolve_audio().read(), audio.format) == (b"RIFF", "wav")
+        document = sent.blocks[3]
         assert isinstance(document, DocumentBlock)
         assert document.resolve_document().read() == b"%PDF-1.4"
         assert document.document_mimetype == "application/pdf"
@@ -350,3 +354,37 @@ def test_a_rich_result_reaches_the_model_as_llama_index_blocks() -> None:
 
     assert _run(llm, [to_llama_index(snapshot)]) == "a dot"
     assert len(seen) == 2
+
+
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
+
+
+def test_a_llama_index_tool_answering_with_media_blocks_comes_back_as_a_tool_output() -> None:
+    from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
+
+    from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput
+
+    def picture() -> list[Any]:
+        """Take a picture."""
+        return [
+            TextBlock(text="The dashboard:"),
+            ImageBlock(image=PNG, image_mimetype="image/png"),
+            AudioBlock(audio=WAV, format="wav"),
+            DocumentBlock(data=b"%PDF-1.4", document_mimetype="application/pdf", title="r.pdf"),
+        ]
+
+    def words() -> list[Any]:
+        """Say something."""
+        return [TextBlock(text="hello")]
+
+    got = asyncio.run(from_llama_index(FunctionTool.from_defaults(picture)).execute({}))
+    plain = asyncio.run(from_llama_index(FunctionTool.from_defaults(words)).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("The dashboard:"),
+        Image(PNG, "image/png"),
+        Audio(WAV, "audio/wav"),
+        EmbeddedResource("document:r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    assert [type(b) for b in plain] == [TextBlock]
