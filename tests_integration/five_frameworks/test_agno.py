@@ -272,3 +272,36 @@ def test_a_rich_result_reaches_the_model_as_agno_media_and_text(model: FakeModel
     assert result.content == "a dot"
     assert result.images is not None
     assert [image.content for image in result.images] == [PNG]
+
+
+def test_an_agno_tool_answering_with_media_comes_back_as_a_tool_output() -> None:
+    from agno.media import Image as AgnoImage
+    from agno.tools.function import ToolResult
+
+    from standard_tool.content import Image, ResourceLink, Text, ToolOutput
+
+    @agno_tool
+    def picture() -> ToolResult:
+        """Take a picture."""
+        return ToolResult(
+            content="a dot",
+            images=[
+                AgnoImage(content=PNG, mime_type="image/png"),
+                AgnoImage(url="https://example.test/dot.png"),
+            ],
+        )
+
+    @agno_tool
+    def words() -> ToolResult:
+        """Say something."""
+        return ToolResult(content="hello")
+
+    got = asyncio.run(from_agno(picture).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        ResourceLink("https://example.test/dot.png", "image"),
+    )
+    assert asyncio.run(from_agno(words).execute({})) == "hello"

@@ -35,7 +35,16 @@ from standard_tool._core import StandardToolError, StandardToolV0, StandardToolV
 from standard_tool._core import standard_tool as build_tool
 from standard_tool._shared import is_async_callable, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.content import Audio, Content, EmbeddedResource, Image, ToolOutput, rich_output
+from standard_tool.content import (
+    Audio,
+    Content,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    Text,
+    ToolOutput,
+    rich_output,
+)
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
@@ -243,6 +252,39 @@ def _to_agno(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Function:
     )
 
 
+def _media_of(item: Any, kind: str) -> Content | None:
+    """Read one Agno media object as a content block (None when it has no bytes or URL)."""
+    data = item.content
+    mime = item.mime_type
+    if isinstance(data, bytes) and kind == "image":
+        return Image(data, mime or "image/png")
+    if isinstance(data, bytes) and kind == "audio":
+        return Audio(data, mime or "application/octet-stream")
+    if isinstance(data, bytes):
+        name = truncate_text(str(getattr(item, "filename", None) or "file"), 200)
+        return EmbeddedResource(f"file:{name}", blob=data, mime_type=mime)
+    if isinstance(item.url, str):
+        return ResourceLink(item.url, kind, mime_type=mime)
+    return None
+
+
+def _value_of(result: Any) -> Any:
+    """Return an Agno tool's value: a ``ToolResult`` with media as a ``ToolOutput``."""
+    if not isinstance(result, AgnoToolResult):
+        return result
+    media = [
+        *((i, "image") for i in result.images or ()),
+        *((a, "audio") for a in result.audios or ()),
+        *((f, "file") for f in result.files or ()),
+    ]
+    if not media:
+        return result.content
+    blocks = [_media_of(item, kind) for item, kind in media]
+    content: list[Content] = [Text(result.content)] if result.content else []
+    content += [block for block in blocks if block is not None]
+    return ToolOutput(content)
+
+
 def _agno_function(native: Function | Callable[..., Any]) -> Function:
     """Return a ready copy of an Agno tool (a ``Function``, or a plain function)."""
     if isinstance(native, Function):
@@ -262,7 +304,8 @@ def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any,
     The input schema is the one Agno shows the model, and the standard tool
     validates the input against it before Agno sees it. ``execute`` is async:
     it runs the tool as Agno does (an async entrypoint awaited, a sync one in
-    a worker thread) and returns its result. A failure Agno reports (its own
+    a worker thread) and returns its result (an Agno ``ToolResult``'s text, or a
+    ``ToolOutput`` when it carries images, audio or files). A failure Agno reports (its own
     argument validation, an exception in the tool) raises ``AgnoToolError``
     with Agno's error text. ``meta`` may be an ``AgnoCall``: its call id, run
     context, agent and team are handed to the tool. A tool made by
@@ -309,7 +352,7 @@ def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any,
             detail = outcome.error or "the tool reported an error"
             text = f"Agno tool {name!r}: {detail}"
             raise AgnoToolError(truncate_text(text, ERROR_MAX_CHARS))
-        return outcome.result
+        return _value_of(outcome.result)
 
     built: Any = build_tool(
         name=name,
