@@ -262,3 +262,40 @@ def test_a_rich_result_reaches_the_model_as_haystack_content_parts(run_async: bo
     assert (parts[2].mime_type, parts[2].filename) == ("application/pdf", "r.pdf")
     assert parts[3].text == "[audio/wav audio, 4 bytes: Haystack tool results cannot carry audio]"
     assert parts[4].text == '{"rows": 3}'
+
+
+def test_a_haystack_tool_answering_with_image_parts_comes_back_as_a_tool_output() -> None:
+    import base64
+
+    from haystack.dataclasses import FileContent, ImageContent, TextContent
+
+    from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput
+
+    @haystack_tool
+    def picture() -> list[Any]:
+        """Take a picture."""
+        return [
+            TextContent("a dot"),
+            ImageContent(base64_image=base64.b64encode(PNG).decode(), mime_type="image/png"),
+            FileContent(
+                base64_data=base64.b64encode(b"%PDF-1.4").decode(),
+                mime_type="application/pdf",
+                filename="r.pdf",
+            ),
+        ]
+
+    @haystack_tool
+    def words() -> list[Any]:
+        """Say something."""
+        return [TextContent("hello")]
+
+    got = asyncio.run(from_haystack(picture).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        EmbeddedResource("file:r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    said = asyncio.run(from_haystack(words).execute({}))
+    assert [p.text for p in said] == ["hello"]

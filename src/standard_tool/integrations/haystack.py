@@ -18,6 +18,7 @@ unchanged). ``from_haystack(tool)`` goes the other way.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -30,8 +31,9 @@ from haystack.tools.tool import Tool
 from typing_extensions import TypeAlias, overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
+from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.content import EmbeddedResource, Image, ToolOutput, rich_output
+from standard_tool.content import Content, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import rich_text
@@ -125,6 +127,29 @@ def _haystack_parts(output: ToolOutput[Any]) -> list[TextContent | ImageContent 
     return parts
 
 
+def _rich_of(value: Any) -> ToolOutput[Any] | None:
+    """Read a list of Haystack content parts holding an image or a file as a ``ToolOutput``."""
+    if not isinstance(value, list) or not value:
+        return None
+    parts = cast("list[Any]", value)
+    if not all(isinstance(p, (TextContent, ImageContent, FileContent)) for p in parts):
+        return None
+    if all(isinstance(p, TextContent) for p in parts):
+        return None
+    content: list[Content] = []
+    for part in parts:
+        if isinstance(part, TextContent):
+            content.append(Text(part.text))
+        elif isinstance(part, ImageContent):
+            data = base64.b64decode(part.base64_image)
+            content.append(Image(data, part.mime_type or "image/png"))
+        else:
+            name = truncate_text(part.filename or "file", 200)
+            data = base64.b64decode(part.base64_data)
+            content.append(EmbeddedResource(f"file:{name}", blob=data, mime_type=part.mime_type))
+    return ToolOutput(content)
+
+
 def _runners(
     tool: AnyTool, meta: Callable[[HaystackCall], Any] | None
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
@@ -214,7 +239,8 @@ def from_haystack(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
     Haystack sends the model, and the standard tool validates the input against
     it before Haystack sees it. ``execute`` is async: it awaits
     ``invoke_async`` (which runs a sync tool in a worker thread) and returns the
-    tool's value; a failure raises Haystack's ``ToolInvocationError``. What an
+    tool's value (a list of content parts holding an image or a file as a
+    ``ToolOutput``); a failure raises Haystack's ``ToolInvocationError``. What an
     ``Agent`` adds around a call (``inputs_from_state``, ``outputs_to_state``,
     ``outputs_to_string``) belongs to the agent run and is not applied. A tool
     made by ``to_haystack`` comes back as the very tool it was made from.
@@ -237,7 +263,9 @@ def from_haystack(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
         return native.standard_tool
 
     async def run(input: Any) -> Any:
-        return await native.invoke_async(**(input or {}))
+        value = await native.invoke_async(**(input or {}))
+        rich = _rich_of(value)
+        return value if rich is None else rich
 
     built: Any = standard_tool(
         name=native.name,
