@@ -371,3 +371,30 @@ def test_a_rich_result_reaches_the_model_as_function_response_parts(model: FakeM
     model.expect(PATH, _generated([{"text": "a dot"}]), second)
 
     assert _run(model, [to_google_adk(snapshot)]) == "a dot"
+
+
+def test_an_adk_tool_answering_with_media_parts_comes_back_as_a_tool_output() -> None:
+    from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput
+
+    def picture() -> list[types.Part]:
+        """Take a picture."""
+        return [
+            types.Part(text="a dot"),
+            types.Part.from_bytes(data=PNG, mime_type="image/png"),
+            types.Part.from_bytes(data=b"%PDF-1.4", mime_type="application/pdf"),
+        ]
+
+    def words() -> list[types.Part]:
+        """Say something."""
+        return [types.Part(text="hello")]
+
+    got = asyncio.run(from_google_adk(FunctionTool(picture)).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        EmbeddedResource("part:data", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    said = asyncio.run(from_google_adk(FunctionTool(words)).execute({}))
+    assert [p.text for p in said] == ["hello"]
