@@ -131,7 +131,7 @@ def _rich_of(value: Any) -> ToolOutput[Any] | None:
     """Read a list of Haystack content parts holding an image or a file as a ``ToolOutput``."""
     if not isinstance(value, list) or not value:
         return None
-    parts = cast("list[Any]", value)
+    parts: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
     if not all(isinstance(p, (TextContent, ImageContent, FileContent)) for p in parts):
         return None
     if all(isinstance(p, TextContent) for p in parts):
