@@ -276,3 +276,12 @@ def test_a_map_whose_entries_repeat_a_key_is_answered_as_bad_input() -> None:
 
     assert answer.startswith("Error: ")
     assert "tags.1.key: duplicate key 'a'" in answer
+
+
+def test_a_rich_result_is_its_bounded_text_naming_crewai() -> None:
+    from tests_integration.adk_crewai_llama_dspy.tools import snapshot, snapshot_text
+
+    bridged = to_crewai(snapshot)
+
+    assert bridged.run() == snapshot_text("CrewAI")
+    assert asyncio.run(bridged.arun()) == snapshot_text("CrewAI")

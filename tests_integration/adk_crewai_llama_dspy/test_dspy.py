@@ -221,3 +221,12 @@ def test_round_trip_of_a_plain_object_tool_runs_it() -> None:
     back = from_dspy(to_dspy(PlainTool()))
 
     assert asyncio.run(back.execute({})) == json.dumps({"input": {}, "meta": None})
+
+
+def test_a_rich_result_is_its_bounded_text_naming_dspy() -> None:
+    from tests_integration.adk_crewai_llama_dspy.tools import snapshot, snapshot_text
+
+    bridged = to_dspy(snapshot)
+
+    assert bridged() == snapshot_text("DSPy")
+    assert asyncio.run(bridged.acall()) == snapshot_text("DSPy")

@@ -331,3 +331,70 @@ def test_a_map_whose_entries_repeat_a_key_is_answered_as_bad_input() -> None:
 
     assert answer["error"].startswith("Error: ")
     assert "tags.1.key: duplicate key 'a'" in answer["error"]
+
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5270bde0000000049454e44ae426082"
+)
+
+
+def test_a_rich_result_reaches_the_model_as_function_response_parts(model: FakeModel) -> None:
+    import base64
+
+    from standard_tool import tool
+    from standard_tool.content import Audio, Image, Text, ToolOutput
+
+    @tool
+    def snapshot() -> ToolOutput:
+        """Take a picture."""
+        return ToolOutput(
+            [Text("The dashboard:"), Image(PNG, "image/png"), Audio(b"RIFF", "audio/wav")],
+            structured={"rows": 3},
+        )
+
+    def second(body: dict[str, Any]) -> None:
+        (part,) = body["contents"][-1]["parts"]
+        sent = part["functionResponse"]
+        assert sent["id"] == "c1"
+        assert sent["response"] == {
+            "output": "The dashboard:\n"
+            "[audio/wav audio, 4 bytes: Gemini tool results cannot carry audio]",
+            "structured": {"rows": 3},
+        }
+        (media,) = sent["parts"]
+        blob = media.get("inlineData") or media["inline_data"]
+        assert blob["mimeType" if "mimeType" in blob else "mime_type"] == "image/png"
+        assert base64.b64decode(blob["data"]) == PNG
+
+    model.expect(PATH, _generated([_call("snapshot", {}, "c1")]))
+    model.expect(PATH, _generated([{"text": "a dot"}]), second)
+
+    assert _run(model, [to_google_adk(snapshot)]) == "a dot"
+
+
+def test_an_adk_tool_answering_with_media_parts_comes_back_as_a_tool_output() -> None:
+    from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput
+
+    def picture() -> list[types.Part]:
+        """Take a picture."""
+        return [
+            types.Part(text="a dot"),
+            types.Part.from_bytes(data=PNG, mime_type="image/png"),
+            types.Part.from_bytes(data=b"%PDF-1.4", mime_type="application/pdf"),
+        ]
+
+    def words() -> list[types.Part]:
+        """Say something."""
+        return [types.Part(text="hello")]
+
+    got = asyncio.run(from_google_adk(FunctionTool(picture)).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        EmbeddedResource("part:data", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    said = asyncio.run(from_google_adk(FunctionTool(words)).execute({}))
+    assert [p.text for p in said] == ["hello"]

@@ -302,3 +302,89 @@ def test_a_toolkit_mixes_llama_index_tools_and_ours() -> None:
 
 def test_round_trip_gives_back_the_same_tool() -> None:
     assert from_llama_index(to_llama_index(tag_count)) is tag_count
+
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5270bde0000000049454e44ae426082"
+)
+
+
+def test_a_rich_result_reaches_the_model_as_llama_index_blocks() -> None:
+    from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
+
+    from standard_tool import tool
+    from standard_tool.content import Audio, EmbeddedResource, Image, ResourceLink, Text, ToolOutput
+
+    @tool
+    def snapshot() -> ToolOutput:
+        """Take a picture."""
+        return ToolOutput(
+            [
+                Text("The dashboard:"),
+                Image(PNG, "image/png"),
+                Audio(b"RIFF", "audio/wav"),  # reads as base64: LlamaIndex would keep it so
+                EmbeddedResource("file:///r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+                ResourceLink("file:///d.csv", "d"),
+            ],
+            structured={"rows": 3},
+        )
+
+    def second(messages: list[ChatMessage], tools: list[Any]) -> None:
+        (sent,) = [m for m in messages if m.role == MessageRole.TOOL]
+        assert sent.additional_kwargs["tool_call_id"] == "call_1"
+        kinds = [type(b) for b in sent.blocks]
+        assert kinds == [TextBlock, ImageBlock, AudioBlock, DocumentBlock, TextBlock, TextBlock]
+        texts = [b.text for b in sent.blocks if isinstance(b, TextBlock)]
+        assert texts == ["The dashboard:", "[resource link d: file:///d.csv]", '{"rows": 3}']
+        image = sent.blocks[1]
+        assert isinstance(image, ImageBlock)
+        assert image.image_mimetype == "image/png"
+        assert image.resolve_image().read() == PNG
+        audio = sent.blocks[2]
+        assert isinstance(audio, AudioBlock)
+        assert (audio.resolve_audio().read(), audio.format) == (b"RIFF", "wav")
+        document = sent.blocks[3]
+        assert isinstance(document, DocumentBlock)
+        assert document.resolve_document().read() == b"%PDF-1.4"
+        assert document.document_mimetype == "application/pdf"
+
+    seen: list[list[ChatMessage]] = []
+    llm = _scripted([(None, [("call_1", "snapshot", {})], None), (second, [], "a dot")], seen)
+
+    assert _run(llm, [to_llama_index(snapshot)]) == "a dot"
+    assert len(seen) == 2
+
+
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
+
+
+def test_a_llama_index_tool_answering_with_media_blocks_comes_back_as_a_tool_output() -> None:
+    from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
+
+    from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput
+
+    def picture() -> list[Any]:
+        """Take a picture."""
+        return [
+            TextBlock(text="The dashboard:"),
+            ImageBlock(image=PNG, image_mimetype="image/png"),
+            AudioBlock(audio=WAV, format="wav"),
+            DocumentBlock(data=b"%PDF-1.4", document_mimetype="application/pdf", title="r.pdf"),
+        ]
+
+    def words() -> list[Any]:
+        """Say something."""
+        return [TextBlock(text="hello")]
+
+    got = asyncio.run(from_llama_index(FunctionTool.from_defaults(picture)).execute({}))
+    plain = asyncio.run(from_llama_index(FunctionTool.from_defaults(words)).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("The dashboard:"),
+        Image(PNG, "image/png"),
+        Audio(WAV, "audio/wav"),
+        EmbeddedResource("document:r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    assert [type(b) for b in plain] == [TextBlock]

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from standard_tool import tool
+from standard_tool.content import Image, Text, ToolOutput
 
 
 @tool
@@ -39,3 +40,17 @@ def explode(reason: str) -> str:
         reason: why.
     """
     raise RuntimeError(reason)
+
+
+@tool
+def snapshot() -> ToolOutput:
+    """Take a picture and describe it."""
+    return ToolOutput([Text("The dashboard:"), Image(b"\x89PNG", "image/png")], {"rows": 3})
+
+
+def snapshot_text(framework: str) -> str:
+    """What a text-only framework's model reads from ``snapshot``."""
+    return (
+        f"The dashboard:\n[image/png image, 4 bytes: {framework} tool results cannot carry images]"
+        '\n{"rows": 3}'
+    )

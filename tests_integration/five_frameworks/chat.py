@@ -13,6 +13,7 @@ from typing import Any
 from tests.fakes.server import FakeModel
 
 from standard_tool import tool
+from standard_tool.content import Image, Text, ToolOutput
 
 
 @tool
@@ -97,3 +98,17 @@ def sent_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def expect_turn(model: FakeModel, reply: dict[str, Any], check: Any = None) -> None:
     model.expect("/v1/chat/completions", reply, check)
+
+
+@tool
+def snapshot() -> ToolOutput:
+    """Take a picture and describe it."""
+    return ToolOutput([Text("The dashboard:"), Image(b"\x89PNG", "image/png")], {"rows": 3})
+
+
+def snapshot_text(framework: str) -> str:
+    """What a text-only framework's model reads from ``snapshot``."""
+    return (
+        f"The dashboard:\n[image/png image, 4 bytes: {framework} tool results cannot carry images]"
+        '\n{"rows": 3}'
+    )

@@ -9,6 +9,7 @@ and a failing tool, each under its call id) and answers.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -233,3 +234,74 @@ def test_agno_turns_the_string_null_into_none_before_our_tool_sees_it(model: Fak
     expect_turn(model, answer("done"), second)
 
     assert _agent(model, [to_agno(whoami)]).run("Who?").content == "done"
+
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5270bde0000000049454e44ae426082"
+)
+
+
+def test_a_rich_result_reaches_the_model_as_agno_media_and_text(model: FakeModel) -> None:
+    from standard_tool import tool
+    from standard_tool.content import Image, ResourceLink, Text, ToolOutput
+
+    @tool
+    def snapshot() -> ToolOutput:
+        """Take a picture."""
+        return ToolOutput(
+            [Text("The dashboard:"), Image(PNG, "image/png"), ResourceLink("file:///d.csv", "d")],
+            structured={"rows": 3},
+        )
+
+    def second(body: dict[str, Any]) -> None:
+        said = tool_messages(body)["call_1"]
+        assert said == 'The dashboard:\n[resource link d: file:///d.csv]\n{"rows": 3}'
+        # Agno hands a tool's media to the model in a user message after the tool message.
+        last = body["messages"][-1]
+        assert last["role"] == "user"
+        urls = [p["image_url"]["url"] for p in last["content"] if p["type"] == "image_url"]
+        assert len(urls) == 1
+        assert urls[0].endswith(base64.b64encode(PNG).decode())
+
+    expect_turn(model, calls(("call_1", "snapshot", {})))
+    expect_turn(model, answer("a dot"), second)
+
+    result = _agent(model, [to_agno(snapshot)]).run("Look.")
+
+    assert result.content == "a dot"
+    assert result.images is not None
+    assert [image.content for image in result.images] == [PNG]
+
+
+def test_an_agno_tool_answering_with_media_comes_back_as_a_tool_output() -> None:
+    from agno.media import Image as AgnoImage
+    from agno.tools.function import ToolResult
+
+    from standard_tool.content import Image, ResourceLink, Text, ToolOutput
+
+    @agno_tool
+    def picture() -> ToolResult:
+        """Take a picture."""
+        return ToolResult(
+            content="a dot",
+            images=[
+                AgnoImage(content=PNG, mime_type="image/png"),
+                AgnoImage(url="https://example.test/dot.png"),
+            ],
+        )
+
+    @agno_tool
+    def words() -> ToolResult:
+        """Say something."""
+        return ToolResult(content="hello")
+
+    got = asyncio.run(from_agno(picture).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        ResourceLink("https://example.test/dot.png", "image"),
+    )
+    assert asyncio.run(from_agno(words).execute({})) == "hello"

@@ -149,6 +149,35 @@ def test_a_cancelled_run_cancels_an_async_tool() -> None:
     asyncio.run(main())
 
 
+def test_a_cancelled_token_cancels_a_streamed_call() -> None:
+    started = asyncio.Event()
+    finished: list[str] = []
+
+    async def wait(input: Any) -> str:
+        started.set()
+        await asyncio.sleep(60)
+        finished.append("late")
+        return "late"
+
+    slow = standard_tool(name="slow", description="Wait.", execute=wait)
+
+    async def main() -> None:
+        token = CancellationToken()
+
+        async def consume() -> list[Any]:
+            stream = to_autogen(slow).run_json_stream({}, token, call_id="c1")
+            return [event async for event in stream]
+
+        task = asyncio.ensure_future(consume())
+        await started.wait()
+        token.cancel()  # the workbench does not link it to a stream tool: the tool does
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 30)
+
+    asyncio.run(main())
+    assert finished == []
+
+
 # -- from_autogen -----------------------------------------------------------------------
 
 
@@ -199,3 +228,55 @@ def test_autogens_own_function_tool_is_lax_as_the_readme_says() -> None:
     assert asyncio.run(native.run_json({"n": "3"}, CancellationToken())) == 6
     with pytest.raises(StandardToolValidationError, match="n: "):
         asyncio.run(from_autogen(native).execute({"n": "3"}))
+
+
+def test_a_rich_result_is_its_bounded_text_naming_autogen() -> None:
+    from tests_integration.five_frameworks.chat import snapshot, snapshot_text
+
+    said = asyncio.run(to_autogen(snapshot).run_json({}, CancellationToken(), call_id="c1"))
+
+    assert said == snapshot_text("AutoGen")
+
+
+def test_progress_reports_arrive_among_the_agents_streamed_events() -> None:
+    from standard_tool import ToolContext, tool
+    from standard_tool.integrations.autogen import StandardToolProgress
+
+    @tool
+    async def count_up(n: int, ctx: ToolContext) -> str:
+        """Count up to ``n``, reporting each step."""
+        for step in range(1, n + 1):
+            ctx.report_progress(step, n, f"step {step}")
+        return "counted"
+
+    client = _client(_calls(("call_1", "count_up", {"n": 2})), _answer("done"))
+    agent = AssistantAgent("helper", model_client=client, tools=[to_autogen(count_up)])
+
+    async def main() -> list[Any]:
+        return [event async for event in agent.run_stream(task="Go.")]
+
+    events = asyncio.run(main())
+
+    progress = [e for e in events if isinstance(e, StandardToolProgress)]
+    assert [(p.progress.progress, p.progress.total) for p in progress] == [(1, 2), (2, 2)]
+    assert {(p.progress.call_id, p.source) for p in progress} == {("call_1", "count_up")}
+    assert progress[0].to_text() == "count_up: 1/2 step 1"
+    (done,) = [e for e in events if isinstance(e, ToolCallExecutionEvent)]
+    assert [(r.call_id, r.content, r.is_error) for r in done.content] == [
+        ("call_1", "counted", False)
+    ]
+
+
+def test_a_failing_call_streamed_is_an_error_result_and_the_agent_goes_on() -> None:
+    client = _client(_calls(("call_1", "explode", {"reason": "no such luck"})), _answer("ok"))
+    agent = AssistantAgent("helper", model_client=client, tools=[to_autogen(explode)])
+
+    async def main() -> list[Any]:
+        return [event async for event in agent.run_stream(task="Go.")]
+
+    events = asyncio.run(main())
+
+    (done,) = [e for e in events if isinstance(e, ToolCallExecutionEvent)]
+    (result,) = done.content
+    assert result.is_error
+    assert "Error: RuntimeError: no such luck" in result.content

@@ -210,3 +210,92 @@ def test_haystacks_own_tool_does_not_validate_as_the_readme_says() -> None:
     assert double.invoke(n="3") == "33"
     with pytest.raises(StandardToolValidationError, match="n: "):
         asyncio.run(from_haystack(double).execute({"n": "3"}))
+
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e5270bde0000000049454e44ae426082"
+)
+
+
+@pytest.mark.parametrize("run_async", [False, True])
+def test_a_rich_result_reaches_the_model_as_haystack_content_parts(run_async: bool) -> None:
+    from haystack.dataclasses import FileContent, ImageContent, TextContent
+
+    from standard_tool import tool
+    from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput
+
+    @tool
+    def snapshot() -> ToolOutput:
+        """Take a picture."""
+        return ToolOutput(
+            [
+                Text("The dashboard:"),
+                Image(PNG, "image/png"),
+                EmbeddedResource("file:///r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+                Audio(b"RIFF", "audio/wav"),
+            ],
+            structured={"rows": 3},
+        )
+
+    script = Script(_calls(("call_1", "snapshot", {})), ChatMessage.from_assistant("a dot"))
+    agent = _agent(script, [to_haystack(snapshot)])
+    messages = [ChatMessage.from_user("Look.")]
+    if run_async:
+        output = asyncio.run(agent.run_async(messages=messages))
+    else:
+        output = agent.run(messages=messages)
+
+    assert output["last_message"].text == "a dot"
+    result = script.results()["call_1"]
+    assert not result.error
+    parts = result.result
+    assert [type(p) for p in parts] == [
+        TextContent,
+        ImageContent,
+        FileContent,
+        TextContent,
+        TextContent,
+    ]
+    assert parts[0].text == "The dashboard:"
+    assert (parts[1].base64_image, parts[1].mime_type) == (Image(PNG, "").base64, "image/png")
+    assert (parts[2].mime_type, parts[2].filename) == ("application/pdf", "r.pdf")
+    assert parts[3].text == "[audio/wav audio, 4 bytes: Haystack tool results cannot carry audio]"
+    assert parts[4].text == '{"rows": 3}'
+
+
+def test_a_haystack_tool_answering_with_image_parts_comes_back_as_a_tool_output() -> None:
+    import base64
+
+    from haystack.dataclasses import FileContent, ImageContent, TextContent
+
+    from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput
+
+    @haystack_tool
+    def picture() -> list[Any]:
+        """Take a picture."""
+        return [
+            TextContent("a dot"),
+            ImageContent(base64_image=base64.b64encode(PNG).decode(), mime_type="image/png"),
+            FileContent(
+                base64_data=base64.b64encode(b"%PDF-1.4").decode(),
+                mime_type="application/pdf",
+                filename="r.pdf",
+            ),
+        ]
+
+    @haystack_tool
+    def words() -> list[Any]:
+        """Say something."""
+        return [TextContent("hello")]
+
+    got = asyncio.run(from_haystack(picture).execute({}))
+
+    assert isinstance(got, ToolOutput)
+    assert got.content == (
+        Text("a dot"),
+        Image(PNG, "image/png"),
+        EmbeddedResource("file:r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
+    )
+    said = asyncio.run(from_haystack(words).execute({}))
+    assert [p.text for p in said] == ["hello"]

@@ -230,3 +230,13 @@ def test_a_bridged_function_comes_back_as_itself_and_round_trips_in_an_agent(
 
     assert isinstance(to_semantic_kernel(st), StandardKernelFunction)
     assert _ask(_agent(model, [to_semantic_kernel(st)]), "Shout.") == "done"
+
+
+def test_a_rich_result_is_its_bounded_text_naming_semantic_kernel() -> None:
+    from tests_integration.five_frameworks.chat import snapshot, snapshot_text
+
+    function = to_semantic_kernel(snapshot)
+    result = asyncio.run(function.invoke(Kernel(), KernelArguments()))
+
+    assert result is not None
+    assert result.value == snapshot_text("Semantic Kernel")

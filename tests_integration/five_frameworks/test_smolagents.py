@@ -202,3 +202,9 @@ def test_a_code_agent_calls_the_tool_from_its_code(model: FakeModel) -> None:
     agent = CodeAgent(tools=to_smolagents([tag_count]), model=chat, max_steps=2, verbosity_level=0)
 
     assert agent.run("Count.") == "2 tags"
+
+
+def test_a_rich_result_is_its_bounded_text_naming_smolagents() -> None:
+    from tests_integration.five_frameworks.chat import snapshot, snapshot_text
+
+    assert to_smolagents(snapshot)() == snapshot_text("smolagents")

@@ -10,7 +10,10 @@ nothing) and whose entrypoint runs the call through a ``Toolkit`` under the
 model's call id. A refused input or a raising tool raises out of the
 entrypoint, which Agno answers to the model as a tool error
 (``tool_call_error``) with our text, ``Error: ...`` naming the failing path,
-and the run goes on. ``from_agno(function)`` goes the other way.
+and the run goes on. A rich result (``standard_tool.content`` blocks) becomes
+an Agno ``ToolResult``: images, audio and file bytes as Agno media (Agno hands
+them to the model after the tool message and to the run's output), the rest as
+its text. ``from_agno(function)`` goes the other way.
 """
 
 from __future__ import annotations
@@ -21,16 +24,30 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from agno.media import Audio as AgnoAudio
+from agno.media import File as AgnoFile
+from agno.media import Image as AgnoImage
 from agno.tools.function import Function, FunctionCall
+from agno.tools.function import ToolResult as AgnoToolResult
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolError, StandardToolV0, StandardToolV0Definition
 from standard_tool._core import standard_tool as build_tool
 from standard_tool._shared import is_async_callable, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.content import (
+    Audio,
+    Content,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    Text,
+    ToolOutput,
+    rich_output,
+)
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
-from standard_tool.providers._text import ERROR_MAX_CHARS
+from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = ["AgnoCall", "AgnoToolError", "from_agno", "to_agno"]
@@ -75,8 +92,43 @@ def _limit(kit: Toolkit, name: str) -> float:
 
 def _answer(result: ToolResult) -> Any:
     if result.success:
-        return content(result)
+        rich = rich_output(result.value)
+        return content(result) if rich is None else _agno_result(rich)
     raise AgnoToolError(content(result)) from result.exception
+
+
+def _agno_result(output: ToolOutput[Any]) -> AgnoToolResult:
+    """Write a rich result as an Agno ``ToolResult``.
+
+    An image becomes an Agno ``Image``, audio an Agno ``Audio``, a resource's
+    bytes an Agno ``File`` when Agno accepts its MIME type; the ``content`` text
+    is the other blocks (a resource link and any kind Agno cannot carry as its
+    one bounded fallback line) and the structured value's JSON text.
+    """
+    texts: list[Content] = []
+    images: list[AgnoImage] = []
+    audios: list[AgnoAudio] = []
+    files: list[AgnoFile] = []
+    for block in output.content:
+        if isinstance(block, Image):
+            images.append(AgnoImage(content=block.data, mime_type=block.mime_type))
+        elif isinstance(block, Audio):
+            audios.append(AgnoAudio(content=block.data, mime_type=block.mime_type))
+        elif (
+            isinstance(block, EmbeddedResource)
+            and block.blob is not None
+            and block.mime_type in AgnoFile.valid_mime_types()
+        ):
+            name = block.uri.rsplit("/", 1)[-1][:200] or None
+            files.append(AgnoFile(content=block.blob, mime_type=block.mime_type, filename=name))
+        else:
+            texts.append(block)
+    return AgnoToolResult(
+        content=rich_text(ToolOutput(texts, output.structured), "Agno"),
+        images=images or None,
+        audios=audios or None,
+        files=files or None,
+    )
 
 
 def _entrypoint(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Callable[..., Any]:
@@ -200,6 +252,39 @@ def _to_agno(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Function:
     )
 
 
+def _media_of(item: Any, kind: str) -> Content | None:
+    """Read one Agno media object as a content block (None when it has no bytes or URL)."""
+    data = item.content
+    mime = item.mime_type
+    if isinstance(data, bytes) and kind == "image":
+        return Image(data, mime or "image/png")
+    if isinstance(data, bytes) and kind == "audio":
+        return Audio(data, mime or "application/octet-stream")
+    if isinstance(data, bytes):
+        name = truncate_text(str(getattr(item, "filename", None) or "file"), 200)
+        return EmbeddedResource(f"file:{name}", blob=data, mime_type=mime)
+    if isinstance(item.url, str):
+        return ResourceLink(item.url, kind, mime_type=mime)
+    return None
+
+
+def _value_of(result: Any) -> Any:
+    """Return an Agno tool's value: a ``ToolResult`` with media as a ``ToolOutput``."""
+    if not isinstance(result, AgnoToolResult):
+        return result
+    media = [
+        *((i, "image") for i in result.images or ()),
+        *((a, "audio") for a in result.audios or ()),
+        *((f, "file") for f in result.files or ()),
+    ]
+    if not media:
+        return result.content
+    blocks = [_media_of(item, kind) for item, kind in media]
+    content: list[Content] = [Text(result.content)] if result.content else []
+    content += [block for block in blocks if block is not None]
+    return ToolOutput(content)
+
+
 def _agno_function(native: Function | Callable[..., Any]) -> Function:
     """Return a ready copy of an Agno tool (a ``Function``, or a plain function)."""
     if isinstance(native, Function):
@@ -219,7 +304,8 @@ def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any,
     The input schema is the one Agno shows the model, and the standard tool
     validates the input against it before Agno sees it. ``execute`` is async:
     it runs the tool as Agno does (an async entrypoint awaited, a sync one in
-    a worker thread) and returns its result. A failure Agno reports (its own
+    a worker thread) and returns its result (an Agno ``ToolResult``'s text, or a
+    ``ToolOutput`` when it carries images, audio or files). A failure Agno reports (its own
     argument validation, an exception in the tool) raises ``AgnoToolError``
     with Agno's error text. ``meta`` may be an ``AgnoCall``: its call id, run
     context, agent and team are handed to the tool. A tool made by
@@ -266,7 +352,7 @@ def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any,
             detail = outcome.error or "the tool reported an error"
             text = f"Agno tool {name!r}: {detail}"
             raise AgnoToolError(truncate_text(text, ERROR_MAX_CHARS))
-        return outcome.result
+        return _value_of(outcome.result)
 
     built: Any = build_tool(
         name=name,

@@ -9,22 +9,27 @@ JSON Schema (AutoGen's model clients send it as it is) and whose ``run_json``
 validates the model's arguments with the tool itself, under the call id. A
 refused input or a raising tool raises ``AutoGenToolError`` with ``Error: ...``
 naming the failing path; AutoGen's workbench answers the model with that text as
-an error result (``is_error``) and the agent goes on. ``from_autogen(tool)`` goes
-the other way.
+an error result (``is_error``) and the agent goes on. The tool is also an AutoGen
+stream tool: in an ``AssistantAgent`` each progress report of a call arrives
+among the agent's streamed events as a ``StandardToolProgress``.
+``from_autogen(tool)`` goes the other way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
+from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
 from autogen_core.tools import BaseTool, Tool, ToolSchema
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import overload
 
+from standard_tool._context import ProgressCallback, ProgressEvent, stream_events
 from standard_tool._core import (
     StandardToolError,
     StandardToolV0,
@@ -36,7 +41,14 @@ from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.schemas.jsonschema import from_json_schema
 
-__all__ = ["AutoGenCall", "AutoGenToolError", "StandardAutoGenTool", "from_autogen", "to_autogen"]
+__all__ = [
+    "AutoGenCall",
+    "AutoGenToolError",
+    "StandardAutoGenTool",
+    "StandardToolProgress",
+    "from_autogen",
+    "to_autogen",
+]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 
@@ -56,6 +68,29 @@ class AutoGenCall:
 
 class AutoGenToolError(StandardToolError, RuntimeError):
     """A bridged call failed; AutoGen answers the model with this message as an error result."""
+
+
+class StandardToolProgress(BaseAgentEvent):
+    """A bridged tool's progress report, among an ``AssistantAgent``'s streamed events.
+
+    Attributes:
+        progress: the ``ProgressEvent`` the tool reported (``report_progress``, or
+            what a generator tool yielded), with its tool name and call id.
+        source: the name of the tool that reported it.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    progress: ProgressEvent
+    type: Literal["StandardToolProgress"] = "StandardToolProgress"
+
+    def to_text(self) -> str:
+        """Return the report as one line: the tool, how far, the message."""
+        event = self.progress
+        done = "" if event.progress is None else f" {event.progress:g}"
+        total = "" if event.total is None else f"/{event.total:g}"
+        note = "" if event.message is None else f" {event.message}"
+        return f"{self.source}:{done}{total}{note}"
 
 
 class _Arguments(BaseModel):
@@ -112,6 +147,48 @@ class StandardAutoGenTool(BaseTool[_Arguments, Any]):
             cancellation_token: the run's token; cancelling it cancels the call.
             call_id: the model's id for the call.
         """
+        return await self._call(args, cancellation_token, call_id, None)
+
+    async def run_json_stream(
+        self,
+        args: Mapping[str, Any],
+        cancellation_token: CancellationToken,
+        call_id: str | None = None,
+    ) -> AsyncGenerator[Any, None]:
+        """Run one call as AutoGen runs a stream tool (an ``AssistantAgent`` does).
+
+        Yields:
+            A ``StandardToolProgress`` for each progress report while the call
+            runs (the agent hands each on to its event stream), then the text
+            the model reads. A refused input or a failing tool raises
+            ``AutoGenToolError`` with ``Error: ...``.
+        """
+        source = self._standard.name
+
+        async def start(listener: ProgressCallback) -> str:
+            # AutoGen links the token to a plain tool's call only: link it here.
+            call = asyncio.ensure_future(self._call(args, cancellation_token, call_id, listener))
+            cancellation_token.link_future(call)
+            return await call
+
+        def final(text: str | None, error: Exception | None) -> str:
+            if error is not None:
+                raise error
+            return text or ""
+
+        async for event in stream_events(start, final):
+            if isinstance(event, ProgressEvent):
+                yield StandardToolProgress(source=source, progress=event)
+            else:
+                yield event
+
+    async def _call(
+        self,
+        args: Mapping[str, Any],
+        cancellation_token: CancellationToken,
+        call_id: str | None,
+        on_progress: ProgressCallback | None,
+    ) -> str:
         name = self._standard.name
         call_id = call_id or f"call_{uuid.uuid4().hex}"
         hook = self._meta
@@ -123,9 +200,10 @@ class StandardAutoGenTool(BaseTool[_Arguments, Any]):
             meta,
             timeout=RUNNER_TIMEOUT if own is None else own,
             call_id=call_id,
+            on_progress=on_progress,
         )
         if result.success:
-            return content(result)
+            return content(result, "AutoGen")
         raise AutoGenToolError(content(result)) from result.exception
 
 
@@ -198,7 +276,7 @@ def from_autogen(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
         InvalidSchemaError: the tool's schema is not a valid JSON Schema.
     """
     if isinstance(native, StandardAutoGenTool) and hasattr(native.standard_tool, "formatted"):
-        return cast("StandardToolV0[Any, Any, Any, Any]", native.standard_tool)
+        return native.standard_tool
     declared = native.schema
     schema: Any = declared.get("parameters") or {"type": "object", "properties": {}}
 

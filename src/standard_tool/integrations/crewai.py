@@ -106,7 +106,7 @@ class StandardCrewAITool(BaseTool):
         else:
             # A sync tool runs in a worker thread, so an async crew's loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
-        return content(result)
+        return content(result, "CrewAI")
 
     def _run(self, **kwargs: Any) -> str:
         """Run one call from CrewAI's sync path; return the text the model reads."""
@@ -199,7 +199,7 @@ def from_crewai(crewai_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(crewai_tool, StandardCrewAITool):
         original = crewai_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     schema = crewai_tool.args_schema.model_json_schema()
     has_async = _is_async(crewai_tool)
 

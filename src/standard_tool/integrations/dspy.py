@@ -106,7 +106,7 @@ class StandardDSPyTool(dspy.Tool):
         else:
             # A sync tool runs in a worker thread, so an async program's loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
-        return content(result)
+        return content(result, "DSPy")
 
     def __call__(self, **kwargs: Any) -> str:
         """Run one call from sync code; return the text the model reads."""
@@ -202,7 +202,7 @@ def from_dspy(dspy_tool: dspy.Tool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(dspy_tool, StandardDSPyTool):
         original = dspy_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     # DSPy has no type information: its tool is read as ``Any``.
     native: Any = dspy_tool
     declared: dict[str, Any] = native.format_as_litellm_function_call()

@@ -10,7 +10,11 @@ one ``to_gemini`` writes (Gemini's OpenAPI subset, or its JSON Schema fields wit
 When the model calls the tool, the arguments are decoded back to the tool's own
 shape and validated by the tool itself; the function response is the one
 ``run_gemini_function_calls`` writes: ``{"output": ...}``, or ``{"error":
-"Error: ..."}`` naming the failing path, so a bad call never ends the run.
+"Error: ..."}`` naming the failing path, so a bad call never ends the run. A
+rich result (``standard_tool.content`` blocks) is the response
+``run_gemini_function_calls`` writes for it: PNG, JPEG and WebP images and PDF
+bytes as ADK media parts of the function response (``inline_data``), the rest as
+text in ``output`` and the structured value in ``structured``.
 ``from_google_adk(adk_tool)`` goes the other way.
 """
 
@@ -26,7 +30,18 @@ from google.genai import types
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
-from standard_tool._toolkit import Toolkit
+from standard_tool._shared import truncate_text
+from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.content import (
+    Audio,
+    Content,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    Text,
+    ToolOutput,
+    rich_output,
+)
 from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._gemini import (
     GeminiParameters,
@@ -34,7 +49,10 @@ from standard_tool.providers._gemini import (
     gemini_parameters,
     to_gemini,
 )
-from standard_tool.providers._gemini_run import _response  # pyright: ignore[reportPrivateUsage]
+from standard_tool.providers._gemini_run import (
+    _response,  # pyright: ignore[reportPrivateUsage]
+    gemini_rich_response,
+)
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -102,7 +120,25 @@ class StandardAdkTool(BaseTool):
         else:
             # A sync tool runs in a worker thread, so the agent's event loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
+        return _adk_response(result)
+
+
+def _adk_response(result: ToolResult) -> dict[str, Any]:
+    """Write the function response of one call, a rich result's media as ADK ``Part`` entries.
+
+    ADK takes every ``Part`` with ``inline_data`` out of a tool's response and
+    sends it as a part of the function response, so the media go under a key of
+    their own that ADK removes.
+    """
+    rich = rich_output(result.value) if result.success else None
+    if rich is None:
         return _response(result.value, content(result), result.success)
+    response, parts = gemini_rich_response(rich)
+    if parts:
+        response["media"] = [
+            types.Part(inline_data=types.Blob(**part["inline_data"])) for part in parts
+        ]
+    return response
 
 
 @overload
@@ -158,6 +194,40 @@ def to_google_adk(
     return [StandardAdkTool(t, json_schema, meta) for t in cast("Iterable[AnyTool]", tool)]
 
 
+def _block_of(part: types.Part) -> Content | None:
+    """Read one ``Part`` as a content block (None for a kind we do not read)."""
+    if part.text is not None:
+        return Text(part.text)
+    blob = part.inline_data
+    if blob is not None and blob.data is not None and blob.mime_type:
+        mime = blob.mime_type
+        if mime.startswith("image/"):
+            return Image(blob.data, mime)
+        if mime.startswith("audio/"):
+            return Audio(blob.data, mime)
+        name = truncate_text(blob.display_name or "data", 200)
+        return EmbeddedResource(f"part:{name}", blob=blob.data, mime_type=mime)
+    file = part.file_data
+    if file is not None and file.file_uri:
+        name = truncate_text(file.display_name or "file", 200)
+        return ResourceLink(file.file_uri, name, mime_type=file.mime_type)
+    return None
+
+
+def _rich_of(value: Any) -> ToolOutput[Any] | None:
+    """Read an ADK tool's ``Part`` (or list of them) holding media as a ``ToolOutput``."""
+    items: list[Any] = [value] if isinstance(value, types.Part) else value
+    if not isinstance(value, (types.Part, list)) or not items:
+        return None
+    if not all(isinstance(item, types.Part) for item in items):
+        return None
+    blocks = [_block_of(item) for item in items]
+    content = [block for block in blocks if block is not None]
+    if len(content) != len(blocks) or all(isinstance(b, Text) for b in content):
+        return None
+    return ToolOutput(content)
+
+
 def _input_schema(declaration: types.FunctionDeclaration | None) -> dict[str, Any]:
     """Return the JSON Schema of a declaration's parameters (an empty object one without)."""
     if declaration is None:
@@ -175,7 +245,10 @@ def from_google_adk(adk_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     The input schema is the tool's own declaration (its ``parametersJsonSchema``,
     or its ``parameters`` turned into JSON Schema by ``google-genai``), and the
     standard tool validates the input against it before ADK sees it.
-    ``execute`` is async and returns what the tool's ``run_async`` returns. Pass
+    ``execute`` is async and returns what the tool's ``run_async`` returns (a
+    ``Part``, or a list of them, holding media as a ``ToolOutput``: inline
+    images and audio as ``Image`` and ``Audio``, other bytes as an
+    ``EmbeddedResource``, a file URI as a ``ResourceLink``). Pass
     ADK's ``ToolContext`` as ``meta`` to hand a tool that reads it its context;
     without one the tool runs with none, which a plain ``FunctionTool`` allows.
     A tool made by ``to_google_adk`` comes back as the very tool it was made from.
@@ -196,12 +269,14 @@ def from_google_adk(adk_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(adk_tool, StandardAdkTool):
         original = adk_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     declaration = adk_tool._get_declaration()  # pyright: ignore[reportPrivateUsage]
 
     async def run(input: Any, meta: Any) -> Any:
         context = cast("ToolContext", meta if isinstance(meta, ToolContext) else None)
-        return await adk_tool.run_async(args=dict(input or {}), tool_context=context)
+        value = await adk_tool.run_async(args=dict(input or {}), tool_context=context)
+        rich = _rich_of(value)
+        return value if rich is None else rich
 
     built: Any = standard_tool(
         name=adk_tool.name,

@@ -11,7 +11,10 @@ tool's own JSON Schema as it is (LlamaIndex's ``ToolMetadata`` would keep only
 accepts) and whose calls the tool validates itself. Every call returns a
 ``ToolOutput``: the text every provider runner writes (``text_result``), or
 ``is_error=True`` with ``Error: ...`` naming the failing path, so a bad call never
-ends the agent's run. ``from_llama_index(li_tool)`` goes the other way.
+ends the agent's run. A rich result (``standard_tool.content`` blocks) becomes
+the ``ToolOutput``'s blocks: text, image, audio and document blocks, which the
+agent sends the model as the tool message's content.
+``from_llama_index(li_tool)`` goes the other way.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
+from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.types import BaseTool, adapt_to_async_tool
 from llama_index.core.workflow import Context, Event
@@ -40,9 +44,19 @@ from standard_tool._core import (
 )
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit
+from standard_tool.content import (
+    Audio,
+    Content,
+    EmbeddedResource,
+    Image,
+    ResourceLink,
+    Text,
+    rich_output,
+)
+from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.providers._text import ERROR_MAX_CHARS
+from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = [
@@ -111,6 +125,71 @@ class StandardToolMetadata(ToolMetadata):
         schema = self.fn_schema
         assert schema is not None  # always set by to_llama_index
         return schema.model_json_schema()
+
+
+def _llama_blocks(output: RichOutput[Any]) -> list[Any]:
+    """Write a rich result as LlamaIndex content blocks.
+
+    An image is an ``ImageBlock``, audio an ``AudioBlock`` (its format from the
+    MIME type), a resource's bytes a ``DocumentBlock``; a text, a text resource
+    and a resource link are ``TextBlock``s of their fallback text, and the
+    structured value follows as its JSON text.
+    """
+    blocks: list[Any] = []
+    for block in output.content:
+        if isinstance(block, Image):
+            # base64 given: LlamaIndex keeps bytes that happen to read as base64 unencoded
+            image = block.base64.encode("ascii")
+            blocks.append(ImageBlock(image=image, image_mimetype=block.mime_type))
+        elif isinstance(block, Audio):
+            kind = block.mime_type.rpartition("/")[2][:20] or None
+            blocks.append(AudioBlock(audio=block.base64.encode("ascii"), format=kind))
+        elif isinstance(block, EmbeddedResource) and block.blob is not None:
+            title = block.uri.rsplit("/", 1)[-1][:200] or "document"
+            blocks.append(
+                DocumentBlock(
+                    data=(block.base64 or "").encode("ascii"),
+                    document_mimetype=block.mime_type,
+                    title=title,
+                )
+            )
+        else:
+            blocks.append(TextBlock(text=rich_text(RichOutput([block]), "LlamaIndex")))
+    if output.structured is not None:
+        blocks.append(TextBlock(text=rich_text(RichOutput([], output.structured), "LlamaIndex")))
+    return blocks
+
+
+def _block_of(block: Any) -> Content | None:
+    """Read one LlamaIndex block as a content block (None for a kind we do not read)."""
+    if isinstance(block, TextBlock):
+        return Text(block.text)
+    if isinstance(block, ImageBlock) and block.image is not None:
+        return Image(block.resolve_image().read(), block.image_mimetype or "image/png")
+    if isinstance(block, ImageBlock) and block.url is not None:
+        return ResourceLink(str(block.url), "image", mime_type=block.image_mimetype)
+    if isinstance(block, AudioBlock) and block.audio is not None:
+        kind = f"audio/{block.format}" if block.format else "application/octet-stream"
+        return Audio(block.resolve_audio().read(), kind)
+    if isinstance(block, DocumentBlock) and block.data is not None:
+        title = truncate_text(block.title or "document", 200)
+        data = block.resolve_document().read()
+        return EmbeddedResource(f"document:{title}", blob=data, mime_type=block.document_mimetype)
+    return None
+
+
+def _rich_of(blocks: list[Any]) -> RichOutput[Any] | None:
+    """Read a LlamaIndex tool's image, audio and document blocks as a ``ToolOutput``.
+
+    ``None`` when the blocks are text only, or hold a kind (a video, a citation,
+    media by path only) that has no content type here: then the tool's
+    ``raw_output`` is the value.
+    """
+    if all(isinstance(block, TextBlock) for block in blocks):
+        return None
+    read = [_block_of(block) for block in blocks]
+    content = [block for block in read if block is not None]
+    return RichOutput(content) if len(content) == len(read) else None
 
 
 def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
@@ -183,9 +262,11 @@ class StandardLlamaIndexTool(FunctionTool):
         else:
             # A sync tool runs in a worker thread, so the agent's event loop never blocks.
             (result,) = await asyncio.to_thread(asyncio.run, run)
+        rich = rich_output(result.value) if result.success else None
         return ToolOutput(
             tool_name=name,
-            content=content(result),
+            content=content(result) if rich is None else None,
+            blocks=None if rich is None else _llama_blocks(rich),
             raw_input=dict(kwargs),
             raw_output=result.value if result.success else result.error,
             is_error=not result.success,
@@ -254,7 +335,9 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     (``metadata.get_parameters_dict()``, what LlamaIndex shows a model), and the
     standard tool validates the input against it before LlamaIndex sees it.
     ``execute`` is async: it awaits the tool's ``acall`` (a sync-only tool runs
-    in a worker thread) and returns the output's ``raw_output``; an output with
+    in a worker thread) and returns the output's ``raw_output``, or a
+    ``ToolOutput`` when its blocks hold images, audio or documents (as bytes;
+    an image by URL is a ``ResourceLink``); an output with
     ``is_error`` raises ``LlamaIndexToolError`` with its text. A ``FunctionTool``
     whose function takes the workflow ``Context`` needs one as ``meta``. A tool
     made by ``to_llama_index`` comes back as the very tool it was made from.
@@ -275,7 +358,7 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(li_tool, StandardLlamaIndexTool):
         original = li_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     metadata = li_tool.metadata
     name = metadata.get_name()
     # ``get_parameters_dict`` is annotated as returning a bare ``dict``.
@@ -296,7 +379,8 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
         if output.is_error:
             text = f"LlamaIndex tool {name!r}: {output.content or 'the tool reported an error'}"
             raise LlamaIndexToolError(truncate_text(text, ERROR_MAX_CHARS))
-        return output.raw_output
+        rich = _rich_of(output.blocks)
+        return output.raw_output if rich is None else rich
 
     built: Any = standard_tool(
         name=name,

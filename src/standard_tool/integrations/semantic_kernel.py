@@ -200,7 +200,9 @@ class StandardKernelFunction(KernelFunction):
             timeout=RUNNER_TIMEOUT if own is None else own,
             call_id=call_id,
         )
-        context.result = FunctionResult(function=self.metadata, value=content(result))
+        context.result = FunctionResult(
+            function=self.metadata, value=content(result, "Semantic Kernel")
+        )
 
     async def _invoke_internal_stream(self, context: FunctionInvocationContext) -> None:
         # One call, one result: the stream holds the result's text as its one item.
@@ -327,7 +329,7 @@ def from_semantic_kernel(function: KernelFunction) -> StandardToolV0[Any, Any, A
     if isinstance(function, StandardKernelFunction) and hasattr(
         function.standard_tool, "formatted"
     ):
-        return cast("StandardToolV0[Any, Any, Any, Any]", function.standard_tool)
+        return function.standard_tool
 
     async def run(input: Any, meta: Any) -> Any:
         metadata: dict[str, Any] = {}

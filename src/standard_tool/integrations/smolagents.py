@@ -196,7 +196,7 @@ class StandardSmolagentsTool(Tool):
             timeout=RUNNER_TIMEOUT if own is None else own,
         )
         if result.success:
-            return content(result)
+            return content(result, "smolagents")
         raise SmolagentsToolError(content(result)) from result.exception
 
 
@@ -285,7 +285,7 @@ def from_smolagents(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
         InvalidSchemaError: the tool's inputs do not make a valid JSON Schema.
     """
     if isinstance(native, StandardSmolagentsTool) and hasattr(native.standard_tool, "formatted"):
-        return cast("StandardToolV0[Any, Any, Any, Any]", native.standard_tool)
+        return native.standard_tool
     call = cast("Any", native)
 
     async def run(input: Any) -> Any:

@@ -17,8 +17,9 @@ from standard_tool._context import ProgressCallback
 from standard_tool._core import StandardToolV0Definition
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Request, Toolkit, ToolResult, bound_text, error_text, run_batch
+from standard_tool.content import rich_output
 from standard_tool.providers._convert_common import value_text
-from standard_tool.providers._text import sendable, text_result
+from standard_tool.providers._text import rich_text, sendable, text_result
 
 __all__ = [
     "RUNNER_TIMEOUT",
@@ -236,8 +237,16 @@ async def run_calls(
     return results
 
 
-def content(result: ToolResult) -> str:
-    """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``."""
+def content(result: ToolResult, consumer: str | None = None) -> str:
+    """Write what the model receives: the value as ``text_result`` does, or ``Error: ...``.
+
+    With ``consumer``, a rich result's blocks that are not text are its
+    ``fallback_text``, naming that consumer (``text_result`` names none).
+    """
     if result.success:
+        if consumer is not None:
+            rich = rich_output(result.value)
+            if rich is not None:
+                return rich_text(rich, consumer)
         return text_result(result.value)
     return sendable(f"Error: {result.error}")  # a message may hold a lone surrogate
