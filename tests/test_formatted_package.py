@@ -30,17 +30,27 @@ def _awaitable(n: int) -> Any:
     return later()
 
 
+HALVE: Any = halve  # the tests compare untyped results
 BUILT = standard_tool(name="later", description="d", input_schema=INT, execute=_awaitable)
 
 
+def _tagged(result: object) -> object:
+    return ("got", str(result) if isinstance(result, Exception) else result)
+
+
+async def _settled(value: Any) -> Any:
+    return await value
+
+
 def _formats() -> list[Any]:
-    return [None, lambda r: ("got", r if not isinstance(r, Exception) else str(r))]
+    return [None, _tagged]
 
 
 @pytest.mark.parametrize("fmt", _formats())
 @pytest.mark.parametrize("given", [4, "x", 13, None])
 def test_a_function_tool_formats_as_the_core_does(fmt: Any, given: Any) -> None:
-    fast, core = halve.formatted(fmt), formatted_output(halve, fmt)
+    fast: Any = HALVE.formatted(fmt)
+    core: Any = formatted_output(halve, fmt)
     assert fast.execute({"n": given}) == core.execute({"n": given})
     assert fast.execute({"n": given}) == with_formatted_output(halve, fmt).execute({"n": given})
     assert type(fast) is type(core)
@@ -52,11 +62,12 @@ def test_a_function_tool_formats_as_the_core_does(fmt: Any, given: Any) -> None:
 @pytest.mark.parametrize("fmt", _formats())
 @pytest.mark.parametrize("given", [3, -1])
 def test_a_sync_tool_returning_an_awaitable_is_formatted_once_awaited(fmt: Any, given: int) -> None:
-    fast, core = BUILT.formatted(fmt), formatted_output(BUILT, fmt)
+    fast: Any = BUILT.formatted(fmt)
+    core: Any = formatted_output(BUILT, fmt)
     got, expected = fast.execute(given), core.execute(given)
     assert inspect.isawaitable(got)
     assert inspect.isawaitable(expected)
-    assert asyncio.run(got) == asyncio.run(expected)  # type: ignore[arg-type]
+    assert asyncio.run(_settled(got)) == asyncio.run(_settled(expected))
 
 
 def test_what_the_format_raises_propagates_and_a_base_exception_too() -> None:
@@ -69,7 +80,7 @@ def test_what_the_format_raises_propagates_and_a_base_exception_too() -> None:
     def interrupt(input: Any) -> Any:
         raise KeyboardInterrupt
 
-    stopped = standard_tool(name="stop", description="d", input_schema=INT, execute=interrupt)
+    stopped: Any = standard_tool(name="stop", description="d", input_schema=INT, execute=interrupt)
     with pytest.raises(KeyboardInterrupt):
         stopped.formatted().execute(1)
 
@@ -82,4 +93,4 @@ def test_formatted_does_not_stack_and_an_async_format_stays_async() -> None:
         return ("async", result)
 
     got = halve.formatted(afmt).execute({"n": 4})
-    assert asyncio.run(got) == ("async", 2.0)  # type: ignore[arg-type]
+    assert asyncio.run(_settled(got)) == ("async", 2.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import jsonschema
 from typing_extensions import TypedDict
@@ -98,17 +99,20 @@ def test_each_entry_is_a_fresh_dict_the_caller_may_change() -> None:
 
 def test_a_plain_tool_is_read_again_on_each_call() -> None:
     class Plain:
-        name = "plain"
-        description = "A plain tool."
-        input_schema = greet.input_schema
+        name: str = "plain"
+        title: str | None = None
+        description: str = "A plain tool."
+        input_schema: Any = greet.input_schema
+        output_schema: Any = None
+        mcp_meta: dict[str, Any] | None = None
 
-        def execute(self, input: object) -> object:
+        def execute(self, input: Any, meta: Any = None) -> Any:
             return input
 
     plain = Plain()
     assert to_mcp(plain)["description"] == "A plain tool."
     plain.description = "Changed."
-    plain.mcp_meta = {"k": 1}  # type: ignore[attr-defined]
+    plain.mcp_meta = {"k": 1}
     entry = to_mcp(plain)
     assert entry["description"] == "Changed."
     assert entry["_meta"] == {"k": 1}

@@ -256,12 +256,12 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
 def _mcp(
     tool: AnyTool, annotations: Mapping[str, Any] | None, inline: bool = True
 ) -> dict[str, Any]:
+    out: dict[str, Any]
     if _immutable(tool):
         entry, own, meta = _ENTRIES[inline].get(tool, lambda: _entry(tool, inline))
         out = entry.get()
     else:
-        built, own, meta = _entry(tool, inline, snapshot=False)
-        out = built
+        out, own, meta = _entry(tool, inline, snapshot=False)
     if own is not None:
         annotations = {**own, **(annotations or {})}
     if annotations is not None:
@@ -286,7 +286,7 @@ def _immutable(tool: object) -> bool:
     """
     if not isinstance(tool, _PACKAGE_TOOLS):
         return False
-    wrapped = getattr(tool, "_neutral", None)
+    wrapped: object = getattr(cast("Any", tool), "_neutral", None)
     return wrapped is None or isinstance(wrapped, _PACKAGE_TOOLS)
 
 
