@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import jsonschema
 from typing_extensions import TypedDict
@@ -75,3 +76,43 @@ def test_a_caller_cannot_corrupt_the_next_declaration() -> None:
     first = to_mcp(greet)
     first["inputSchema"]["properties"]["customer"]["properties"].clear()
     assert to_mcp(greet)["inputSchema"]["properties"]["customer"]["properties"]
+
+
+def test_each_entry_is_a_fresh_dict_the_caller_may_change() -> None:
+    @tool(annotations={"readOnlyHint": True}, metadata={"owner": "shop"})
+    def tagged(customer: Customer) -> Customer:
+        """Tag a customer."""
+        return customer
+
+    first = to_mcp(tagged, annotations={"idempotentHint": True})
+    first["name"] = "changed"
+    first["inputSchema"]["properties"].clear()
+    first["annotations"]["readOnlyHint"] = False
+    first["_meta"]["owner"] = "someone else"
+    again = to_mcp(tagged)
+    assert again["name"] == "tagged"
+    assert "customer" in again["inputSchema"]["properties"]
+    assert again["annotations"] == {"readOnlyHint": True}
+    assert again["_meta"] == {"owner": "shop"}
+    assert to_mcp(tagged, inline_refs=False)["inputSchema"]["$defs"]
+
+
+def test_a_plain_tool_is_read_again_on_each_call() -> None:
+    class Plain:
+        name: str = "plain"
+        title: str | None = None
+        description: str = "A plain tool."
+        input_schema: Any = greet.input_schema
+        output_schema: Any = None
+        mcp_meta: dict[str, Any] | None = None
+
+        def execute(self, input: Any, meta: Any = None) -> Any:
+            return input
+
+    plain = Plain()
+    assert to_mcp(plain)["description"] == "A plain tool."
+    plain.description = "Changed."
+    plain.mcp_meta = {"k": 1}
+    entry = to_mcp(plain)
+    assert entry["description"] == "Changed."
+    assert entry["_meta"] == {"k": 1}

@@ -38,7 +38,11 @@ from standard_tool._core import (
     Issue,
     IssueLike,
     ToolDefinitionError,
+    _default_format,  # pyright: ignore[reportPrivateUsage]
+    _format_later,  # pyright: ignore[reportPrivateUsage]
+    _positional_capacity,  # pyright: ignore[reportPrivateUsage]
     error_message,
+    formatted_output,
     is_async_callable,
     is_standard_json_schema,
     is_standard_schema,
@@ -455,6 +459,66 @@ def _build_async_run(
 # --------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------
+# formatted(): the core's with_formatted_output, with fewer frames per call
+# --------------------------------------------------------------------------------------
+
+_NO_LIMIT = 10**9  # the default format's limit: the whole message
+
+
+def formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
+    """Return ``with_formatted_output(neutral, format)``: ``formatted()`` of a package tool.
+
+    The same tool the core builds (the core's ``Tool``, same fields, same results); a
+    sync tool with a sync format gets an ``execute`` that calls the tool's ``execute``
+    and the format directly (read on each call: a tool may rebind its ``execute`` on
+    its first call). Anything else is the core's ``with_formatted_output``.
+    """
+    neutral = tool if tool._neutral is None else tool._neutral
+    fmt = format
+    if (
+        is_async_callable(neutral.execute)
+        or (fmt is not None and is_async_callable(fmt))
+        or _positional_capacity(neutral.execute) < 2
+    ):
+        return formatted_output(neutral, format)
+    fields = {
+        key: getattr(neutral, key, None) for key in ("title", "input_schema", "output_schema")
+    }
+
+    if fmt is None:
+
+        def execute(input: Any = None, meta: Any = None) -> Any:
+            try:
+                result = neutral.execute(input, meta)
+            except Exception as exc:
+                return {"error": safe_str(exc, _NO_LIMIT)}
+            if inspect.isawaitable(result):  # not an async function, yet it returned one
+                return _format_later(lambda: result, _default_format, False)
+            return result
+
+    else:
+        sync_fmt = fmt
+
+        def execute(input: Any = None, meta: Any = None) -> Any:
+            try:
+                result = neutral.execute(input, meta)
+            except Exception as exc:
+                result = exc
+            else:
+                if inspect.isawaitable(result):  # not an async function, yet it returned one
+                    return _format_later(lambda: result, sync_fmt, False)
+            return sync_fmt(result)
+
+    return _CoreTool(
+        **fields,
+        name=neutral.name,
+        description=neutral.description,
+        _neutral=neutral,
+        execute=execute,
+    )
+
+
 class Tool(_CoreTool[Any, Any, Any, Any]):
     """A sync tool built by the package's ``standard_tool()``: the core's ``Tool``, and these.
 
@@ -474,6 +538,9 @@ class Tool(_CoreTool[Any, Any, Any, Any]):
         """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
 
+    if not TYPE_CHECKING:  # typed as the core's ``formatted``
+        formatted = formatted
+
 
 class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
     """An async tool built by the package's ``standard_tool()``: the core's ``AsyncTool`` and these.
@@ -491,6 +558,9 @@ class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
     def stream(self, input: Any = None, meta: Any = None) -> AsyncIterator[Event]:
         """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
+
+    if not TYPE_CHECKING:  # typed as the core's ``formatted``
+        formatted = formatted
 
 
 _Classes = tuple[type[_CoreTool[Any, Any, Any, Any]], type[_CoreAsyncTool[Any, Any, Any, Any]]]

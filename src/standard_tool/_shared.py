@@ -173,6 +173,8 @@ def checked_timeout(timeout: object, where: str) -> float | None:
     """
     if timeout is None:
         return None
+    if type(timeout) is float and timeout > 0:  # the common case (``nan > 0`` is false)
+        return timeout
     problem = timeout_problem(timeout)
     if problem is None:
         return float(cast("float", timeout))

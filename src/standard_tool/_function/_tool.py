@@ -63,6 +63,7 @@ from standard_tool._fast import (
     check_timeout,
     new_error,
 )
+from standard_tool._fast import formatted as fast_formatted
 from standard_tool._function._checks import BAD, MAX_ISSUES, MISSING, Check, Err, Leaf, shape_of
 from standard_tool._function._codegen import (
     Fused,
@@ -891,6 +892,9 @@ class _Binds:
         _spec: _Spec
         _target: Any
         name: str
+
+    if not TYPE_CHECKING:  # typed as the core's ``formatted``
+        formatted = fast_formatted
 
     @property
     def __signature__(self) -> inspect.Signature:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import Literal, NotRequired, TypedDict, overload
 
 from standard_tool._core import (
+    AsyncTool,
     StandardToolV0Definition,
+    Tool,
     optional_member,
     output_json_schema,
 )
@@ -254,6 +256,42 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
 def _mcp(
     tool: AnyTool, annotations: Mapping[str, Any] | None, inline: bool = True
 ) -> dict[str, Any]:
+    out: dict[str, Any]
+    if _immutable(tool):
+        entry, own, meta = _ENTRIES[inline].get(tool, lambda: _entry(tool, inline))
+        out = entry.get()
+    else:
+        out, own, meta = _entry(tool, inline, snapshot=False)
+    if own is not None:
+        annotations = {**own, **(annotations or {})}
+    if annotations is not None:
+        out["annotations"] = dict(annotations)
+    if meta is not None:
+        out["_meta"] = dict(meta)
+    return out
+
+
+#: Per immutable tool and ``inline``: the entry without annotations and ``_meta``, the tool's
+#: own annotations and its ``_meta`` (``None`` when it has none).
+_Entry = tuple[Any, "Mapping[str, Any] | None", "dict[str, Any] | None"]
+_ENTRIES: tuple[ToolCache[_Entry], ToolCache[_Entry]] = (ToolCache(), ToolCache())
+_PACKAGE_TOOLS = (Tool, AsyncTool)
+
+
+def _immutable(tool: object) -> bool:
+    """Tell whether everything ``to_mcp`` reads of ``tool`` is fixed (a package-built tool).
+
+    A formatted tool reads its other fields from the tool it wraps, so that one must
+    be a package-built tool too.
+    """
+    if not isinstance(tool, _PACKAGE_TOOLS):
+        return False
+    wrapped: object = getattr(cast("Any", tool), "_neutral", None)
+    return wrapped is None or isinstance(wrapped, _PACKAGE_TOOLS)
+
+
+def _entry(tool: AnyTool, inline: bool, snapshot: bool = True) -> _Entry:
+    """Read the tool's entry (as a ``Snapshot`` when ``snapshot``), annotations and ``_meta``."""
     name = check_name(tool, MCP_NAME, "MCP", "1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'")
     out: dict[str, Any] = {"name": name}
     title = optional_member(tool, "title")
@@ -266,14 +304,9 @@ def _mcp(
     if output is not None:
         out["outputSchema"] = output
     own = getattr(tool, "annotations", None)  # e.g. @tool(annotations=...)
-    if isinstance(own, Mapping) and own:
-        annotations = {**cast("Mapping[str, Any]", own), **(annotations or {})}
-    if annotations is not None:
-        out["annotations"] = dict(annotations)
-    meta = _meta(tool)
-    if meta is not None:
-        out["_meta"] = meta
-    return out
+    if not (isinstance(own, Mapping) and own):
+        own = None
+    return (Snapshot(out) if snapshot else out), cast("Mapping[str, Any] | None", own), _meta(tool)
 
 
 def _meta(tool: AnyTool) -> dict[str, Any] | None:

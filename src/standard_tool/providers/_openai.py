@@ -591,7 +591,18 @@ class OpenAIResponsesToolOutput(TypedDict):
 
 def _chat_tool_calls(response: Any) -> list[Any]:
     """Return the ``tool_calls`` list of a response, of its message, or the list itself."""
-    if isinstance(response, (list, tuple)):
+    if response.__class__ is dict and response.get("function") is None:
+        # The common case, a decoded response, read directly (the same answer as below).
+        choices = response.get("choices")
+        if choices.__class__ is list and choices:
+            message = field(choices[0], "message")
+            if message.__class__ is dict:
+                tool_calls = message.get("tool_calls")
+                if tool_calls.__class__ is list:
+                    return list(tool_calls)
+                if tool_calls is None:
+                    return []
+    elif isinstance(response, (list, tuple)):
         return list(cast("Iterable[Any]", response))
     not_one_call(response, "function")
     choices = items(field(response, "choices"), "choices")

@@ -89,6 +89,8 @@ def items(value: Any, path: str) -> list[Any]:
     Raises:
         TypeError: ``value`` is not a list (or tuple); the message names ``path``.
     """
+    if value.__class__ is list:  # the common case, without the checks below
+        return list(cast("Iterable[Any]", value))
     if value is None:
         return []
     if isinstance(value, (list, tuple)):
@@ -179,7 +181,8 @@ async def run_calls(
     A ``timeout`` that is not a positive number, ``math.inf`` or ``None`` raises
     ``TypeError`` or ``ValueError`` naming ``where`` (the public runner) before any call runs.
     """
-    timeout = checked_timeout(timeout, where)
+    if timeout is not None and not (timeout.__class__ is float and timeout > 0):
+        timeout = checked_timeout(timeout, where)  # the common cases need no call
 
     def limit(name: str) -> float:
         if timeout is not None:
