@@ -40,9 +40,9 @@ from standard_tool._core import (
     ToolDefinitionError,
     _default_format,  # pyright: ignore[reportPrivateUsage]
     _format_later,  # pyright: ignore[reportPrivateUsage]
+    _formatted,  # pyright: ignore[reportPrivateUsage]
     _positional_capacity,  # pyright: ignore[reportPrivateUsage]
     error_message,
-    formatted_output,
     is_async_callable,
     is_standard_json_schema,
     is_standard_schema,
@@ -481,7 +481,7 @@ def formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
         or (fmt is not None and is_async_callable(fmt))
         or _positional_capacity(neutral.execute) < 2
     ):
-        return formatted_output(neutral, format)
+        return _formatted(neutral, format)
     fields = {
         key: getattr(neutral, key, None) for key in ("title", "input_schema", "output_schema")
     }
