@@ -191,3 +191,85 @@ async def test_a_2026_connection_without_a_back_channel_gets_a_clear_error() -> 
     assert asked.is_error is True
     assert "cannot carry the elicitation request" in asked.content[0].text  # type: ignore[union-attr]
     assert "no channel for server-to-client requests" in asked.content[0].text  # type: ignore[union-attr]
+
+
+# -- the same tools registered on the SDK's MCPServer, on fastmcp, or as handlers ---------
+
+
+def _registered_on_mcpserver() -> Any:
+    from mcp.server import MCPServer
+
+    from standard_tool.mcp import register
+
+    srv = MCPServer("existing")
+    register(srv, TOOLS)
+    return srv
+
+
+def _lowlevel_with_handlers() -> Any:
+    from mcp.server.lowlevel import Server
+
+    from standard_tool.providers import mcp_tool_handlers
+
+    return Server("handlers", **mcp_tool_handlers(TOOLS))
+
+
+@pytest.mark.parametrize("make", [_registered_on_mcpserver, _lowlevel_with_handlers])
+async def test_registered_tools_reach_the_official_client(make: Any) -> None:
+    seen, on_log = _log_recorder()
+    with anyio.fail_after(60):
+        async with Client(
+            make(),
+            mode="legacy",
+            logging_callback=on_log,
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            await client.call_tool("chatty", {})
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert [s[0] for s in seen] == ["debug", "info", "error"]
+    assert seen[1] == ("info", "found it", "search")
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+# fastmcp sends logs with the SDK's logging API, deprecated from protocol 2026-07-28.
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_tools_registered_on_fastmcp_reach_fastmcps_client() -> None:
+    import fastmcp
+
+    from standard_tool.mcp import register
+
+    srv = fastmcp.FastMCP("existing")
+    register(srv, TOOLS)
+    logged: list[tuple[str, Any, str | None]] = []
+
+    async def on_log(message: Any) -> None:
+        logged.append((message.level, message.data, message.logger))
+
+    async def on_elicit(message: str, response_type: Any, params: Any, context: Any) -> Any:
+        assert message == "Who are you?"
+        assert params.requested_schema["required"] == ["name"]
+        return types.ElicitResult(action="accept", content={"name": "Ada"})
+
+    async def on_sample(messages: Any, params: Any, context: Any) -> str:
+        assert params.system_prompt == "Be brief."
+        return f"echo: {messages[0].content.text}"
+
+    with anyio.fail_after(60):
+        async with fastmcp.Client(
+            srv,
+            mode="legacy",  # 2026-07-28 has no server-to-client requests
+            log_handler=on_log,
+            elicitation_handler=on_elicit,
+            sampling_handler=on_sample,
+        ) as client:
+            await client.call_tool("chatty", {})
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert [entry[0] for entry in logged] == ["debug", "info", "error"]
+    assert logged[1][1:] == ({"msg": "found it", "extra": None}, "search")
+    assert logged[2][1]["msg"] == '{"code": 7}'  # fastmcp takes text: JSON data is sent as JSON
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"
+    assert sampled.content[0].text == "echo: A haiku about tea"

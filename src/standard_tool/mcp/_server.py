@@ -28,8 +28,8 @@ from standard_tool._context import (
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.mcp._caller import session_caller, set_level
 from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
+from standard_tool.providers._mcp_caller import session_caller, set_level
 from standard_tool.providers._runner import Tools, toolkit
 
 if TYPE_CHECKING:

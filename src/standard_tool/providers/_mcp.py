@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, NotRequired, TypedDict, overload
 
+from standard_tool._context import use_caller
 from standard_tool._core import (
     StandardToolV0Definition,
     optional_member,
@@ -40,6 +41,7 @@ from standard_tool.providers._declare import (
     each,
     parameters,
 )
+from standard_tool.providers._mcp_caller import session_caller
 from standard_tool.providers._runner import (
     Tools,
     toolkit,
@@ -536,7 +538,8 @@ def mcp_tool_handlers(
     ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
     (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
     or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
-    arguments, an exception or a timeout.
+    arguments, an exception or a timeout. A tool's ``ToolContext.log``,
+    ``elicit`` and ``sample`` reach the MCP client of the call.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -566,7 +569,8 @@ def mcp_tool_handlers(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
+        with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
+            result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
         return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
 
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
