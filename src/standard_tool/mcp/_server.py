@@ -28,7 +28,11 @@ from standard_tool._context import (
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
+from standard_tool.providers._mcp import (
+    mcp_output_wrapped,
+    to_mcp,
+    unschematized,
+)
 from standard_tool.providers._mcp_caller import session_caller, set_level
 from standard_tool.providers._runner import Tools, toolkit
 
@@ -93,8 +97,9 @@ def tools_list_entries(
 
 
 def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+    """Answer one call; ``wrap`` is ``None`` for a tool without an ``outputSchema``."""
     if result.success:
-        return dict(mcp_call_tool_result(result.value, wrap=wrap))
+        return unschematized(result.value, wrap)
     return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
 
 

@@ -576,9 +576,24 @@ def mcp_tool_handlers(
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
 
 
+def unschematized(outcome: object, wrap: bool | None) -> dict[str, Any]:
+    """Answer a successful call; ``wrap`` is ``None`` for a tool with no ``outputSchema``.
+
+    Such a tool's ``structuredContent`` is its output when that is a JSON
+    object, and absent otherwise: no schema declares a ``{"result": ...}``
+    wrapper, so a client (and a gateway importing the tool) would get
+    ``{"result": "pong"}`` back instead of ``"pong"``. The text content
+    carries every value.
+    """
+    answer = dict(mcp_call_tool_result(outcome, wrap=False if wrap is None else wrap))
+    if wrap is None and not isinstance(answer.get("structuredContent"), dict):
+        answer.pop("structuredContent", None)
+    return answer
+
+
 def _call_result(result: ToolResult, wrap: bool | None) -> MCPCallToolResult:
     if result.success:
-        return mcp_call_tool_result(result.value, wrap=wrap)
+        return cast("MCPCallToolResult", unschematized(result.value, wrap))
     text = sendable(f"Error: {result.error}")
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
