@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -93,8 +94,25 @@ def test_serve_http_lists_and_calls_tools() -> None:
             server.stderr.close()
 
 
-def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected() -> None:
-    """The SDK's stdin reader outlives cancellation; Ctrl-C still ends the process (130)."""
+_SERVE_IN_PYTHON = """
+import sys
+from cli_ready import toolkit
+from standard_tool.mcp import serve
+try:
+    serve(toolkit)
+except KeyboardInterrupt:
+    print("standard-tool: interrupted", file=sys.stderr, flush=True)
+    sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["-m", "standard_tool", "serve", "cli_ready:toolkit"], ["-c", _SERVE_IN_PYTHON]],
+    ids=["cli", "serve"],
+)
+def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected(command: list[str]) -> None:
+    """Ctrl-C ends serve at once (KeyboardInterrupt; the command line's 130), client connected."""
     import json
     import signal
     import subprocess
@@ -103,7 +121,7 @@ def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected() -> None:
         return
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
     server = subprocess.Popen(
-        [sys.executable, "-m", "standard_tool", "serve", "cli_ready:toolkit"],
+        [sys.executable, *command],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import anyio
-from mcp import Client, ClientSession
+from mcp import Client, ClientSession, types
 
+from standard_tool import standard_tool
 from standard_tool.content import (
     Audio,
     EmbeddedResource,
@@ -127,3 +129,62 @@ def test_fallback_text_names_kind_size_and_consumer_and_is_bounded() -> None:
     assert fallback_text(ResourceLink("u://" + "a" * 5000, "n"), "X").endswith("...]")
     assert len(fallback_text(ResourceLink("u://" + "a" * 5000, "n"), "X")) < 300
     assert "4 bytes" in fallback_text(EmbeddedResource("u://f", blob=b"1234"), "X")
+
+
+def _upstream_with_an_output_schema() -> Any:
+    """The SDK's own low-level server: a tool with an outputSchema that answers an image too."""
+    from mcp.server.lowlevel import Server
+
+    chart = {
+        "name": "chart",
+        "description": "Draw a chart.",
+        "inputSchema": {"type": "object", "properties": {}},
+        "outputSchema": {
+            "type": "object",
+            "properties": {"points": {"type": "integer"}},
+            "required": ["points"],
+        },
+    }
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult.model_validate({"tools": [chart]})
+
+    async def on_call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        answer = {
+            "content": [
+                {"type": "text", "text": "A red dot:"},
+                {"type": "image", "data": _b64(c.PNG), "mimeType": "image/png"},
+            ],
+            "structuredContent": {"points": 1},
+        }
+        return types.CallToolResult.model_validate(answer)
+
+    return Server("upstream", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+async def test_an_imported_tool_with_an_output_schema_keeps_its_content_beside_it() -> None:
+    with anyio.fail_after(60):
+        async with Client(_upstream_with_an_output_schema()) as upstream:
+            [chart] = await import_tools(upstream.session)
+            assert await chart.execute({}) == ToolOutput(
+                [Text("A red dot:"), c.IMAGE], structured={"points": 1}
+            )
+            async with Client(server([chart])) as client:
+                again = await client.session.call_tool("chart", {})
+    assert [b.type for b in again.content] == ["text", "image"]
+    assert again.content[1].data == _b64(c.PNG)  # type: ignore[union-attr]
+    assert again.structured_content == {"points": 1}
+
+
+async def test_a_plain_value_round_trips_through_serve_and_import() -> None:
+    """No outputSchema: no structuredContent invented for it; the text is the value."""
+    ping = standard_tool(name="ping", description="Answer pong.", execute=lambda: "pong")
+    point = standard_tool(name="point", description="A point.", execute=lambda: {"x": 1})
+    with anyio.fail_after(60):
+        async with Client(server([ping, point])) as upstream:
+            answered = await upstream.session.call_tool("ping", {})
+            assert answered.structured_content is None
+            assert answered.content[0].text == "pong"  # type: ignore[union-attr]
+            imported = {t.name: t for t in await import_tools(upstream.session)}
+            assert await imported["ping"].execute({}) == "pong"
+            assert await imported["point"].execute({}) == {"x": 1}

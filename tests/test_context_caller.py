@@ -8,7 +8,9 @@ elsewhere through handlers plugged in with ``use_caller``, or a clear error.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 import anyio
@@ -19,6 +21,7 @@ from standard_tool import (
     Caller,
     CallerUnavailableError,
     Elicitation,
+    ToolCancelledError,
     ToolContext,
     Toolkit,
     use_caller,
@@ -191,3 +194,174 @@ async def test_a_2026_connection_without_a_back_channel_gets_a_clear_error() -> 
     assert asked.is_error is True
     assert "cannot carry the elicitation request" in asked.content[0].text  # type: ignore[union-attr]
     assert "no channel for server-to-client requests" in asked.content[0].text  # type: ignore[union-attr]
+
+
+# -- the same tools registered on the SDK's MCPServer, on fastmcp, or as handlers ---------
+
+
+def _registered_on_mcpserver(tools: Any = TOOLS) -> Any:
+    from mcp.server import MCPServer
+
+    from standard_tool.mcp import register
+
+    srv = MCPServer("existing")
+    register(srv, tools)
+    return srv
+
+
+def _lowlevel_with_handlers() -> Any:
+    from mcp.server.lowlevel import Server
+
+    from standard_tool.providers import mcp_tool_handlers
+
+    return Server("handlers", **mcp_tool_handlers(TOOLS))
+
+
+@pytest.mark.parametrize("make", [_registered_on_mcpserver, _lowlevel_with_handlers])
+async def test_registered_tools_reach_the_official_client(make: Any) -> None:
+    seen, on_log = _log_recorder()
+    with anyio.fail_after(60):
+        async with Client(
+            make(),
+            mode="legacy",
+            logging_callback=on_log,
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            await client.call_tool("chatty", {})
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert [s[0] for s in seen] == ["debug", "info", "error"]
+    assert seen[1] == ("info", "found it", "search")
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+# fastmcp sends logs with the SDK's logging API, deprecated from protocol 2026-07-28.
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+async def test_tools_registered_on_fastmcp_reach_fastmcps_client() -> None:
+    import fastmcp
+
+    from standard_tool.mcp import register
+
+    srv = fastmcp.FastMCP("existing")
+    register(srv, TOOLS)
+    logged: list[tuple[str, Any, str | None]] = []
+
+    async def on_log(message: Any) -> None:
+        logged.append((message.level, message.data, message.logger))
+
+    async def on_elicit(message: str, response_type: Any, params: Any, context: Any) -> Any:
+        assert message == "Who are you?"
+        assert params.requested_schema["required"] == ["name"]
+        return types.ElicitResult(action="accept", content={"name": "Ada"})
+
+    async def on_sample(messages: Any, params: Any, context: Any) -> str:
+        assert params.system_prompt == "Be brief."
+        return f"echo: {messages[0].content.text}"
+
+    with anyio.fail_after(60):
+        async with fastmcp.Client(
+            srv,
+            mode="legacy",  # 2026-07-28 has no server-to-client requests
+            log_handler=on_log,
+            elicitation_handler=on_elicit,
+            sampling_handler=on_sample,
+        ) as client:
+            await client.call_tool("chatty", {})
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    assert [entry[0] for entry in logged] == ["debug", "info", "error"]
+    assert logged[1][1:] == ({"msg": "found it", "extra": None}, "search")
+    assert logged[2][1]["msg"] == '{"code": 7}'  # fastmcp takes text: JSON data is sent as JSON
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"
+    assert sampled.content[0].text == "echo: A haiku about tea"
+
+
+# -- sync tools: log_sync, elicit_sync, sample_sync -----------------------------------
+
+
+@pytest.mark.parametrize("make", [server, _registered_on_mcpserver])
+async def test_sync_tools_in_worker_threads_reach_the_official_client(make: Any) -> None:
+    """The server runs sync tools in worker threads; their calls hop to the server's loop."""
+    from tests.context_caller_tools import SYNC_TOOLS
+
+    seen, on_log = _log_recorder()
+    with anyio.fail_after(60):
+        async with Client(
+            make(SYNC_TOOLS),
+            mode="legacy",
+            logging_callback=on_log,
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            logged = await client.call_tool("chatty_sync", {})
+            asked = await client.call_tool("sign_up_sync", {})
+            sampled = await client.call_tool("haiku_sync", {"topic": "tea"})
+    assert logged.content[0].text == "done"  # type: ignore[union-attr]
+    assert [s[0] for s in seen] == ["debug", "info", "error"]
+    assert seen[2] == ("error", {"code": 7}, None)
+    assert asked.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+
+
+async def test_sync_twins_hop_from_a_worker_thread_to_the_loop_of_use_caller() -> None:
+    from tests.context_caller_tools import SYNC_TOOLS
+
+    loops: list[int] = []
+
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        loops.append(threading.get_ident())
+        return Elicitation("accept", {"name": "Bo"})
+
+    kit = Toolkit(SYNC_TOOLS)
+    with use_caller(elicit=ask):
+        result = await anyio.to_thread.run_sync(lambda: kit.execute("sign_up_sync", {}))
+    assert result.value == "accept: {'name': 'Bo'}"
+    assert loops == [threading.get_ident()]  # answered on this loop's thread
+
+
+def test_sync_twins_without_a_loop_run_the_handler_in_a_loop_of_their_own() -> None:
+    from tests.context_caller_tools import SYNC_TOOLS
+
+    async def model(prompt: str, *, system: Any, max_tokens: int, temperature: Any) -> str:
+        return f"{prompt}!"
+
+    with use_caller(sample=model):
+        assert Toolkit(SYNC_TOOLS).execute("haiku_sync", {"topic": "x"}).value == "A haiku about x!"
+    asked = Toolkit(SYNC_TOOLS).execute("sign_up_sync", {})
+    assert isinstance(asked.exception, CallerUnavailableError)
+
+
+def test_a_sync_twin_on_a_thread_running_a_loop_says_to_use_the_async_method() -> None:
+    context = ToolContext("t")
+
+    async def inside() -> None:
+        context.elicit_sync("x", {"type": "object"})
+
+    with pytest.raises(RuntimeError, match=r"make the tool async and use `await ctx.elicit"):
+        asyncio.run(inside())
+
+
+def test_a_cancelled_call_stops_waiting_for_its_caller() -> None:
+    loop = asyncio.new_event_loop()
+    asked = threading.Event()
+
+    async def never(message: str, schema: dict[str, Any]) -> Elicitation:
+        asked.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        with use_caller(Caller(elicit=never, loop=loop)):
+            context = ToolContext("t")
+        threading.Thread(target=lambda: (asked.wait(), context.cancel()), daemon=True).start()
+        with pytest.raises(ToolCancelledError, match="the call was cancelled"):
+            context.elicit_sync("x", {"type": "object"})
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.run_until_complete(asyncio.sleep(0))  # the cancelled handler ends
+        loop.close()

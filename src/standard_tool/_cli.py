@@ -12,7 +12,6 @@ import importlib.util
 import itertools
 import json
 import os
-import signal
 import socket
 import sys
 import threading
@@ -760,8 +759,6 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
         )
     from standard_tool.mcp import serve
 
-    if args.transport == "stdio":
-        _interrupt_ends_the_process()
     if args.transport == "http":
         try:  # say a taken port in one line here, not in the HTTP server's own log
             socket.create_server((args.host, args.port)).close()
@@ -790,42 +787,13 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
     return EXIT_OK
 
 
-# Serving over stdio, the SDK reads stdin in a worker thread that no cancellation ends:
-# after Ctrl-C the process would wait for its client to close stdin. The grace period
-# lets a call in flight finish; a second Ctrl-C ends the process at once.
-_INTERRUPT_GRACE = 3.0
 _interrupt_said = threading.Event()
-
-
-def _interrupt_ends_the_process() -> None:
-    """Make Ctrl-C end the process: KeyboardInterrupt first, then a forced exit."""
-    if threading.current_thread() is not threading.main_thread():
-        return  # signal handlers belong to the main thread; main() may run elsewhere
-
-    def again(signum: int, frame: object) -> None:
-        _exit_interrupted()
-
-    def on_interrupt(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, again)
-        timer = threading.Timer(_INTERRUPT_GRACE, _exit_interrupted)
-        timer.daemon = True
-        timer.start()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_interrupt)
 
 
 def _say_interrupted() -> None:
     if not _interrupt_said.is_set():
         _interrupt_said.set()
         print("standard-tool: interrupted", file=sys.stderr, flush=True)
-
-
-def _exit_interrupted() -> None:
-    try:
-        _say_interrupted()
-    finally:
-        os._exit(EXIT_INTERRUPTED)
 
 
 def cmd_config(args: argparse.Namespace, out: Out) -> int:

@@ -14,8 +14,11 @@ for it by annotating a parameter with ``ToolContext`` (hidden from every schema)
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import contextvars
+import dataclasses
 import inspect
 import os
 import threading
@@ -187,12 +190,17 @@ class Caller:
         elicit: asks the user for input matching a JSON Schema.
         sample: asks the caller's model to complete a prompt.
         name: who the caller is, for error messages (``"MCP client"``...).
+        loop: the event loop the handlers run on, where ``log_sync``,
+            ``elicit_sync`` and ``sample_sync`` send them from a worker thread
+            (``use_caller`` and MCP serving set the running loop); ``None``:
+            a sync call runs them in an event loop of its own.
     """
 
     log: LogHandler | None = None
     elicit: ElicitHandler | None = None
     sample: SampleHandler | None = None
     name: str = "caller"
+    loop: asyncio.AbstractEventLoop | None = None
 
 
 #: The caller of the tool calls running here: set by MCP serving or ``use_caller``.
@@ -231,6 +239,9 @@ def use_caller(
         'Hello, Ada!'
     """
     made = caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
+    if made.loop is None:
+        with contextlib.suppress(RuntimeError):  # no loop running: sync calls run their own
+            made = dataclasses.replace(made, loop=asyncio.get_running_loop())
     token = CALLER.set(made)
     try:
         yield made
@@ -240,6 +251,24 @@ def use_caller(
 
 #: Receives every ``ProgressEvent`` a call reports (a ``Toolkit`` callback, an MCP session...).
 ProgressCallback = Callable[[ProgressEvent], Any]
+
+
+#: Seconds between two looks at a sync call's cancellation while it waits for its caller.
+_POLL = 0.05
+
+
+def _check_level(level: str) -> None:
+    if level not in LOG_LEVELS:
+        raise ValueError(
+            f"log level must be one of {', '.join(LOG_LEVELS)}, not {str(level)[:40]!r}"
+        )
+
+
+def _to_logging(tool_name: str, level: str, message: Any, logger: str | None) -> None:
+    import logging
+
+    name = f"standard_tool.tools.{tool_name}" if logger is None else logger
+    logging.getLogger(name).log(_STDLIB_LEVELS.get(level, 50), "%s", message)
 
 
 class ToolContext:
@@ -440,16 +469,10 @@ class ToolContext:
         Raises:
             ValueError: ``level`` is not one of those.
         """
-        if level not in LOG_LEVELS:
-            raise ValueError(
-                f"log level must be one of {', '.join(LOG_LEVELS)}, not {str(level)[:40]!r}"
-            )
+        _check_level(level)
         handler = None if self._caller is None else self._caller.log
         if handler is None:
-            import logging
-
-            name = f"standard_tool.tools.{self.tool_name}" if logger is None else logger
-            logging.getLogger(name).log(_STDLIB_LEVELS.get(level, 50), "%s", message)
+            _to_logging(self.tool_name, level, message, logger)
             return
         # A failing observer must not fail the call it observes.
         with contextlib.suppress(Exception):
@@ -500,6 +523,87 @@ class ToolContext:
         if handler is None:
             raise self._unavailable("sample the caller's model", "sample")
         return await handler(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+
+    # -- the same from a sync tool ---------------------------------------------------
+
+    def _wait(self, method: str, call: Callable[[], Awaitable[_T]]) -> _T:
+        """Run one of the caller's async handlers from sync code and wait for its answer.
+
+        From a worker thread the handler is sent to the caller's event loop (the
+        loop the call came from); where no loop is known it runs in a loop of
+        its own. Cancelling the call (or its deadline) stops the wait.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise RuntimeError(
+                f"tool {self.tool_name!r}: {method}_sync() would block the event loop this "
+                f"thread runs; make the tool async and use `await ctx.{method}(...)`"
+            )
+
+        async def run() -> _T:
+            return await call()
+
+        loop = None if self._caller is None else self._caller.loop
+        if loop is None or loop.is_closed():
+            return asyncio.run(run())
+        future = asyncio.run_coroutine_threadsafe(run(), loop)
+        while True:
+            try:
+                return future.result(timeout=_POLL)
+            except concurrent.futures.TimeoutError:
+                if self.cancelled or self._late():
+                    future.cancel()
+                    raise ToolCancelledError(
+                        f"tool {self.tool_name!r}: the call was cancelled"
+                    ) from None
+
+    def log_sync(self, level: LogLevel, message: Any, *, logger: str | None = None) -> None:
+        """``log`` for a sync tool: sends the message and waits until it is sent.
+
+        Raises:
+            ValueError: ``level`` is not a log level.
+            RuntimeError: called on a thread that runs an event loop (use ``await ctx.log``).
+        """
+        if self._caller is None or self._caller.log is None:
+            _check_level(level)
+            _to_logging(self.tool_name, level, message, logger)
+            return
+        self._wait("log", lambda: self.log(level, message, logger=logger))
+
+    def elicit_sync(self, message: str, schema: Mapping[str, Any]) -> Elicitation:
+        """``elicit`` for a sync tool: asks the user and waits for the answer.
+
+        Raises:
+            CallerUnavailableError: the caller cannot ask its user.
+            ToolCancelledError: the call was cancelled while waiting.
+            RuntimeError: called on a thread that runs an event loop (use ``await ctx.elicit``).
+        """
+        return self._wait("elicit", lambda: self.elicit(message, schema))
+
+    def sample_sync(
+        self,
+        prompt: str,
+        *,
+        system: str | None = None,
+        max_tokens: int = 1000,
+        temperature: float | None = None,
+    ) -> str:
+        """``sample`` for a sync tool: asks the caller's model and waits for its text.
+
+        Raises:
+            CallerUnavailableError: the caller has no model to offer.
+            ToolCancelledError: the call was cancelled while waiting.
+            RuntimeError: called on a thread that runs an event loop (use ``await ctx.sample``).
+        """
+        return self._wait(
+            "sample",
+            lambda: self.sample(
+                prompt, system=system, max_tokens=max_tokens, temperature=temperature
+            ),
+        )
 
 
 #: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,

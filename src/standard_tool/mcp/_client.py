@@ -16,7 +16,7 @@ from standard_tool._context import Event, ToolContext, current_context, stream_t
 from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
-from standard_tool.content import ToolOutput
+from standard_tool.content import ToolOutput, structured_output
 from standard_tool.providers._mcp import content_from_mcp
 
 if TYPE_CHECKING:
@@ -107,12 +107,11 @@ def _text(blocks: tuple[dict[str, Any], ...]) -> str | None:
 
 def _value(result: types.CallToolResult, has_output_schema: bool) -> Any:
     structured = result.structured_content
-    if has_output_schema:
-        return structured
     blocks = _blocks(result)
     text = _text(blocks)
     if text is not None or not blocks:
-        return text if structured is None else structured
+        # With an outputSchema the text is the structured value's JSON form.
+        return structured if has_output_schema or structured is not None else text
     # Images, audio and resources pass through as content blocks, unchanged (with the
     # structured value beside them); a block of a kind this package has no type for
     # keeps its dict form.
@@ -349,7 +348,8 @@ def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: floa
         title=title if isinstance(title, str) else None,
         description=entry.description or "",
         input_schema=given if threaded is None else None,
-        output_schema=None if output is None else from_json_schema(output),
+        # A ToolOutput (content blocks beside the structured value) has its structured part checked.
+        output_schema=None if output is None else structured_output(from_json_schema(output)),
         execute=_handler(session, entry.name, output is not None, timeout, threaded),
     )
     return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta), threaded)

@@ -6,10 +6,13 @@ and ``fastmcp`` lazily).
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
+from standard_tool._context import Caller, LogLevel, use_caller
 from standard_tool._core import optional_member
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Toolkit
@@ -22,6 +25,7 @@ from standard_tool.mcp._server import (
     tools_list_entries,
 )
 from standard_tool.providers._mcp import mcp_output_wrapped
+from standard_tool.providers._mcp_caller import session_caller
 from standard_tool.providers._runner import Tools, toolkit
 
 __all__ = ["register"]
@@ -41,7 +45,8 @@ def register(
     ``fastmcp.FastMCP``. The tools keep everything ``serve`` gives them: our input
     validation (the schema listed is the schema enforced), the ``outputSchema`` and
     ``structuredContent``, ``isError`` results naming what went wrong, the title
-    and the annotations.
+    and the annotations. A tool's ``ToolContext.log``, ``elicit`` and
+    ``sample`` reach the MCP client of the call.
 
     On an ``MCPServer`` the tools are answered by a server middleware placed
     innermost (last in ``server.middleware``), so every middleware the server
@@ -115,15 +120,16 @@ class _ToolsMiddleware:
                 return types.CallToolResult.model_validate(_bad_arguments())
             arguments = cast("dict[str, Any]", given)
             call_id, send = progress_sender(ctx)
-            result = await run_call(
-                self.kit,
-                name,
-                arguments,
-                self.meta,
-                self.timeout,
-                call_id=call_id,
-                send_progress=send,
-            )
+            with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
+                result = await run_call(
+                    self.kit,
+                    name,
+                    arguments,
+                    self.meta,
+                    self.timeout,
+                    call_id=call_id,
+                    send_progress=send,
+                )
             return types.CallToolResult.model_validate(call_result(result, self.wrap[name]))
         result = await call_next(ctx)
         if ctx.method != "tools/list" or params.get("cursor") is not None:
@@ -138,20 +144,39 @@ class _ToolsMiddleware:
         return types.ListToolsResult.model_validate(listed)
 
 
-def _fastmcp_request() -> tuple[str | None, SendProgress | None]:
-    """Read the running fastmcp request: its id and ``Context.report_progress``."""
+def _fastmcp_request() -> tuple[str | None, SendProgress | None, Caller | None]:
+    """Read the running fastmcp request: its id, ``Context.report_progress`` and its caller."""
     from fastmcp.server.dependencies import get_context
 
     try:
         context = get_context()
     except RuntimeError:  # run outside a request
-        return None, None
+        return None, None, None
     request = context.request_context
     if request is None:
-        return None, None
+        return None, None, None
     call_id = request_id_text(request.request_id)
     send: SendProgress = context.report_progress
-    return call_id, send
+    return call_id, send, _fastmcp_caller(context, request)
+
+
+def _fastmcp_caller(context: Any, request: Any) -> Caller:
+    """Make the client of a fastmcp call a ``Caller``.
+
+    Logs go through fastmcp's ``Context.log``, so they follow the level the
+    client set on the fastmcp server (fastmcp sends the message as its
+    ``{"msg": ...}`` log data; a message that is not a string is sent as its
+    JSON text). Elicitation and sampling are sent on the request's session
+    with the raw JSON Schema and prompt (``Context.elicit`` takes a Python
+    type, not a schema).
+    """
+    session = session_caller(request)
+
+    async def log(level: LogLevel, message: Any, logger: str | None) -> None:
+        text = message if isinstance(message, str) else json.dumps(message, default=str)
+        await context.log(text, level=level, logger_name=logger)
+
+    return Caller(log=log, elicit=session.elicit, sample=session.sample, name="MCP client")
 
 
 @cache
@@ -167,10 +192,11 @@ def _fastmcp_tool_class() -> type[Any]:
 
         async def run(self, arguments: dict[str, Any]) -> ToolResult:
             kit, meta, timeout, wrap = self._runner
-            call_id, send = _fastmcp_request()
-            result = await run_call(
-                kit, self.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-            )
+            call_id, send, caller = _fastmcp_request()
+            with use_caller(caller) if caller is not None else contextlib.nullcontext():
+                result = await run_call(
+                    kit, self.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+                )
             answer = CallToolResult.model_validate(call_result(result, wrap))
             return ToolResult.from_mcp_result(answer)
 

@@ -13,7 +13,7 @@ import math
 import re
 import threading
 import warnings
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal
@@ -28,8 +28,12 @@ from standard_tool._context import (
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
-from standard_tool.mcp._caller import session_caller, set_level
-from standard_tool.providers._mcp import mcp_call_tool_result, mcp_output_wrapped, to_mcp
+from standard_tool.providers._mcp import (
+    mcp_output_wrapped,
+    to_mcp,
+    unschematized,
+)
+from standard_tool.providers._mcp_caller import session_caller, set_level
 from standard_tool.providers._runner import Tools, toolkit
 
 if TYPE_CHECKING:
@@ -93,8 +97,9 @@ def tools_list_entries(
 
 
 def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
+    """Answer one call; ``wrap`` is ``None`` for a tool without an ``outputSchema``."""
     if result.success:
-        return dict(mcp_call_tool_result(result.value, wrap=wrap))
+        return unschematized(result.value, wrap)
     return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
 
 
@@ -550,7 +555,11 @@ def serve(
 
     When the client goes away the calls still running are cancelled; a sync
     call that ignores its cancelled ``ToolContext`` for 2 s ends the process,
-    since Python would otherwise wait for its thread.
+    since Python would otherwise wait for its thread. Ctrl-C (``KeyboardInterrupt``)
+    ends ``serve`` the same way, with a client connected or not, and is raised
+    on (a process ended for a stuck sync call exits with 130). Over stdio a pipe
+    is read by the event loop, not by a thread that would wait for the client's
+    next line.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -607,19 +616,96 @@ def serve(
     stdio = server(tools, **common)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            answering = _AnswerRefused(read_stream, write_stream)
-            await stdio.run(answering, write_stream, stdio.create_initialization_options())
+        async with _stdin_lines() as lines:
+            stdin: Any = lines  # the SDK only iterates the lines of the stdin it is given
+            async with stdio_server(stdin=stdin) as (read_stream, write):
+                answering = _AnswerRefused(read_stream, write)
+                await stdio.run(answering, write, stdio.create_initialization_options())
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    except KeyboardInterrupt:
+        _end_abandoned_calls(exit_code=130)
+        raise
     _end_abandoned_calls()
+
+
+class _PipeLines:
+    """Standard input's lines, read on the event loop: a cancelled read ends at once.
+
+    The SDK reads standard input in a worker thread, which no cancellation ends:
+    after Ctrl-C, ``serve`` would wait for the client to send a line or close
+    the pipe. A pipe read by the event loop (``connect_read_pipe``) has no thread.
+    """
+
+    def __init__(self, reader: Any) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _PipeLines:
+        return self
+
+    async def __anext__(self) -> str:
+        try:
+            line: bytes = await self._reader.readline()
+        except ValueError:  # longer than _LINE_LIMIT: dropped, read as a message that fails
+            return ""
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+@contextlib.asynccontextmanager
+async def _stdin_lines() -> AsyncGenerator[_PipeLines | None, None]:
+    """Yield standard input for ``stdio_server``: ``_PipeLines`` when it is a pipe.
+
+    While serving, descriptor 0 points at the null device (as the SDK's own
+    reader does), so a tool that reads standard input gets end of file instead
+    of the client's messages. ``None`` (the SDK's reader) where the event loop
+    cannot read it: Windows, a regular file.
+    """
+    import asyncio
+    import os
+    import sys
+
+    if sys.platform == "win32":
+        yield None
+        return
+    import fcntl
+    import stat
+
+    try:
+        if not stat.S_ISFIFO(os.fstat(0).st_mode) and not stat.S_ISSOCK(os.fstat(0).st_mode):
+            yield None
+            return
+        private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:
+        yield None
+        return
+    pipe = os.fdopen(private, "rb", buffering=0)
+    reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+    loop = asyncio.get_running_loop()
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    null = os.open(os.devnull, os.O_RDONLY)
+    saved = os.dup(0)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield _PipeLines(reader)
+    finally:
+        transport.close()
+        os.dup2(saved, 0)
+        os.close(saved)
+
+
+#: The longest line (one JSON-RPC message) read from standard input.
+_LINE_LIMIT = 64 * 1024 * 1024
 
 
 #: Seconds ``serve`` waits, once its client has gone, for cancelled sync calls to end.
 SHUTDOWN_GRACE = 2.0
 
 
-def _end_abandoned_calls() -> None:
+def _end_abandoned_calls(exit_code: int = 0) -> None:
     """Stop the process when a cancelled sync call is still running after the grace.
 
     A thread cannot be stopped from outside, and Python waits for every worker
@@ -641,7 +727,7 @@ def _end_abandoned_calls() -> None:
             )
             sys.stderr.flush()
             sys.stdout.flush()
-        os._exit(0)
+        os._exit(exit_code)
 
 
 # --------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, NotRequired, TypedDict, overload
 
+from standard_tool._context import use_caller
 from standard_tool._core import (
     AsyncTool,
     StandardToolV0Definition,
@@ -42,6 +43,7 @@ from standard_tool.providers._declare import (
     each,
     parameters,
 )
+from standard_tool.providers._mcp_caller import session_caller
 from standard_tool.providers._runner import (
     Tools,
     toolkit,
@@ -569,7 +571,8 @@ def mcp_tool_handlers(
     ``mcp_call_tool_result``: the text and ``structuredContent`` of the output
     (wrapped as ``{"result": ...}`` exactly when the declared ``outputSchema`` is),
     or ``isError: true`` with ``"Error: <reason>"`` for an unknown tool, invalid
-    arguments, an exception or a timeout.
+    arguments, an exception or a timeout. A tool's ``ToolContext.log``,
+    ``elicit`` and ``sample`` reach the MCP client of the call.
 
     Args:
         tools: a ``Toolkit`` or any iterable of tools.
@@ -599,15 +602,31 @@ def mcp_tool_handlers(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
+        with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
+            result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
         return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
 
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
 
 
+def unschematized(outcome: object, wrap: bool | None) -> dict[str, Any]:
+    """Answer a successful call; ``wrap`` is ``None`` for a tool with no ``outputSchema``.
+
+    Such a tool's ``structuredContent`` is its output when that is a JSON
+    object, and absent otherwise: no schema declares a ``{"result": ...}``
+    wrapper, so a client (and a gateway importing the tool) would get
+    ``{"result": "pong"}`` back instead of ``"pong"``. The text content
+    carries every value.
+    """
+    answer = dict(mcp_call_tool_result(outcome, wrap=False if wrap is None else wrap))
+    if wrap is None and not isinstance(answer.get("structuredContent"), dict):
+        answer.pop("structuredContent", None)
+    return answer
+
+
 def _call_result(result: ToolResult, wrap: bool | None) -> MCPCallToolResult:
     if result.success:
-        return mcp_call_tool_result(result.value, wrap=wrap)
+        return cast("MCPCallToolResult", unschematized(result.value, wrap))
     text = sendable(f"Error: {result.error}")
     return {"content": [{"type": "text", "text": text}], "isError": True}
 

@@ -1,6 +1,7 @@
 """The MCP client as a tool's caller: logs, elicitation and sampling over the session.
 
-Layer: top (imports the shared helpers; ``mcp`` lazily).
+Layer: providers (imports the call context and the shared helpers; ``mcp`` lazily);
+the MCP servers of the top layer and ``mcp_tool_handlers`` use it.
 
 ``session_caller(ctx)`` turns the SDK's request context of one ``tools/call`` into
 a ``Caller``: ``ToolContext.log`` sends ``notifications/message`` (at the levels
