@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from standard_tool import standard_tool, tool, with_formatted_output
-from standard_tool._core import formatted_output
 from tests.core_schemas import INT
 
 
@@ -50,7 +49,7 @@ def _formats() -> list[Any]:
 @pytest.mark.parametrize("given", [4, "x", 13, None])
 def test_a_function_tool_formats_as_the_core_does(fmt: Any, given: Any) -> None:
     fast: Any = HALVE.formatted(fmt)
-    core: Any = formatted_output(halve, fmt)
+    core: Any = with_formatted_output(halve, fmt)
     assert fast.execute({"n": given}) == core.execute({"n": given})
     assert fast.execute({"n": given}) == with_formatted_output(halve, fmt).execute({"n": given})
     assert type(fast) is type(core)
@@ -63,7 +62,7 @@ def test_a_function_tool_formats_as_the_core_does(fmt: Any, given: Any) -> None:
 @pytest.mark.parametrize("given", [3, -1])
 def test_a_sync_tool_returning_an_awaitable_is_formatted_once_awaited(fmt: Any, given: int) -> None:
     fast: Any = BUILT.formatted(fmt)
-    core: Any = formatted_output(BUILT, fmt)
+    core: Any = with_formatted_output(BUILT, fmt)
     got, expected = fast.execute(given), core.execute(given)
     assert inspect.isawaitable(got)
     assert inspect.isawaitable(expected)
