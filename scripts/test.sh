@@ -5,7 +5,7 @@
 #   bash scripts/test.sh                 the core suite (tests/) on one interpreter:
 #                                        CPython 3.11 when present, else the first found
 #   bash scripts/test.sh --all           what CI runs: the core suite on every CPython
-#                                        3.10-3.13 found and, in a parallel lane, every
+#                                        3.10-3.13 found and, in two parallel lanes, every
 #                                        integration environment (scripts/integration.sh)
 #   bash scripts/test.sh 3.12            only CPython 3.12
 #   bash scripts/test.sh 3.11 -k toolkit one interpreter, some tests
@@ -54,13 +54,32 @@ fi
 
 failed=()
 empty=()
+lane_pids=()
+lane_logs=()
 if [ "$all" = 1 ]; then
-    # The integration environments build and run in a second lane beside the core
-    # suites (two cores: each lane is mostly one process); their output is shown
-    # after the core suites, so the two never interleave.
-    integration_log=$(mktemp)
-    bash scripts/integration.sh >"$integration_log" 2>&1 &
-    integration_pid=$!
+    # The integration environments build and run in two lanes beside the core suites:
+    # mostly one process each, they keep both cores busy once the core suites are
+    # done. Each lane's output is shown after the core suites, so none interleave.
+    # The heaviest environments (the framework ones, install, the MCP suite) are
+    # spread over the two lanes.
+    lanes=(
+        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor"
+        "adk_crewai_llama_dspy mcp_conformance mcp_npm langchain_standard strands_floor pydantic_ai_floor langchain_chat_openai"
+    )
+    listed=" ${lanes[*]} "
+    for dir in tests_integration/*/; do  # an environment no lane names joins the last
+        name=$(basename "$dir")
+        if [ -f "$dir/requirements.txt" ] && [[ "$listed" != *" $name "* ]]; then
+            lanes[1]+=" $name"
+        fi
+    done
+    for lane in "${lanes[@]}"; do
+        log=$(mktemp)
+        # shellcheck disable=SC2086  # the lane is a list of names
+        bash scripts/integration.sh $lane >"$log" 2>&1 &
+        lane_pids+=("$!")
+        lane_logs+=("$log")
+    done
 fi
 for python in "${pythons[@]}"; do
     version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
@@ -89,13 +108,13 @@ for python in "${pythons[@]}"; do
     fi
 done
 
-if [ "$all" = 1 ]; then
-    integration_code=0
-    wait "$integration_pid" || integration_code=$?
-    cat "$integration_log"
-    rm -f "$integration_log"
-    [ "$integration_code" = 0 ] || failed+=("integration")
-fi
+for index in "${!lane_pids[@]}"; do
+    lane_code=0
+    wait "${lane_pids[$index]}" || lane_code=$?
+    cat "${lane_logs[$index]}"
+    rm -f "${lane_logs[$index]}"
+    [ "$lane_code" = 0 ] || failed+=("integration")
+done
 
 if [ "${#failed[@]}" -ne 0 ]; then
     echo "tests failed on Python ${failed[*]}"
