@@ -40,6 +40,7 @@ from standard_tool.providers import (
 from tests.context_tools import crawl, whoami
 from tests.example_tools import tag_resource
 from tests.fakes.tools import add, weather
+from tests.hostile_schemas import HOSTILE_SCHEMAS
 
 BAD_ADD_ERROR = "Error: input validation failed: b: 'two' is not of type 'integer'"
 
@@ -466,21 +467,6 @@ def test_a_plain_invoke_gets_a_generated_call_id_and_meta_still_works() -> None:
 
 
 # -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
-
-
-def _nested_schema(levels: int) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "string"}
-    for _ in range(levels):
-        schema = {"type": "object", "properties": {"a": schema}}
-    return schema
-
-
-HOSTILE_SCHEMAS = {
-    "nests more than 128 levels deep": _nested_schema(150),
-    "unsupported \\$schema": {"$schema": "http://json-schema.org/draft-04/schema#"},
-    "points nowhere": {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}},
-    "points outside the schema": {"properties": {"x": {"$ref": "https://example.com/x.json"}}},
-}
 
 
 @pytest.mark.parametrize("reason", list(HOSTILE_SCHEMAS))

@@ -474,7 +474,7 @@ def test_a_tool_in_the_runner_sees_the_call_id_and_its_deadline_holds(model: Fak
 @pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
 def test_from_openai_agents_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
     from standard_tool.schemas import InvalidSchemaError
-    from tests.test_integration_langchain import HOSTILE_SCHEMAS
+    from tests.hostile_schemas import HOSTILE_SCHEMAS
 
     async def invoke(ctx: Any, args: str) -> str:
         return "x"

@@ -479,7 +479,7 @@ async def test_a_tool_in_the_agent_loop_sees_the_call_id_and_its_deadline_holds(
 @pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
 def test_from_pydantic_ai_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
     from standard_tool.schemas import InvalidSchemaError
-    from tests.test_integration_langchain import HOSTILE_SCHEMAS
+    from tests.hostile_schemas import HOSTILE_SCHEMAS
 
     schema = next(s for key, s in HOSTILE_SCHEMAS.items() if reason in key)
     hostile = Tool.from_schema(

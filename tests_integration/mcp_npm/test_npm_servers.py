@@ -18,6 +18,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from standard_tool import StandardToolValidationError, Toolkit
+from standard_tool.content import Image, ToolOutput
 from standard_tool.mcp import MCPTool, MCPToolError, import_tools
 from standard_tool.providers import to_anthropic, to_gemini, to_mcp, to_openai_chat
 
@@ -70,8 +71,8 @@ async def test_server_everything() -> None:
         with pytest.raises(StandardToolValidationError, match="location"):
             await tools["get-structured-content"].execute({"location": "Atlantis"})
         image = await tools["get-tiny-image"].execute()
-        assert isinstance(image, list)
-        assert any(block["type"] == "image" for block in image)
+        assert isinstance(image, ToolOutput)  # the upstream's blocks, passed through
+        assert any(isinstance(block, Image) for block in image.content)
 
 
 async def test_server_memory(tmp_path: Path) -> None:

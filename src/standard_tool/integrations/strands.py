@@ -340,7 +340,7 @@ def from_strands(agent_tool: AgentTool) -> StandardToolV0[Any, Any, Any, Any]:
     if isinstance(agent_tool, StandardStrandsTool):
         original = agent_tool.standard_tool
         if hasattr(original, "formatted"):
-            return cast("StandardToolV0[Any, Any, Any, Any]", original)
+            return original
     spec = cast("dict[str, Any]", agent_tool.tool_spec)
     declared = spec["inputSchema"]
     schema = declared["json"] if is_object(declared) and "json" in declared else declared
