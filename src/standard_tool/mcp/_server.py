@@ -622,11 +622,16 @@ def serve(
                 answering = _AnswerRefused(read_stream, write)
                 await stdio.run(answering, write, stdio.create_initialization_options())
 
+    import asyncio
+
     try:
         anyio.run(run)
     except KeyboardInterrupt:
         _end_abandoned_calls(exit_code=130)
         raise
+    except asyncio.CancelledError:  # Python 3.10: Ctrl-C ends the run as a cancellation
+        _end_abandoned_calls(exit_code=130)
+        raise KeyboardInterrupt from None
     _end_abandoned_calls()
 
 
