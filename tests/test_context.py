@@ -51,8 +51,12 @@ def _workers() -> int:
 
 
 def _wait_for_workers(count: int) -> int:
-    """Wait (bounded) until at most ``count`` call threads are alive; return how many are."""
-    deadline = time.monotonic() + 5
+    """Wait (bounded) until at most ``count`` call threads are alive; return how many are.
+
+    Generous: on a loaded machine (CI's parallel lanes) a released thread may take a
+    while to be scheduled; the wait ends as soon as the count is reached.
+    """
+    deadline = time.monotonic() + 30
     while _workers() > count and time.monotonic() < deadline:
         time.sleep(0.01)
     return _workers()
@@ -256,7 +260,7 @@ def test_a_blocking_sync_handler_sees_cancellation_and_its_thread_ends() -> None
     assert all(r.error == "timed out after 0.05 s" for r in results)
     assert time.monotonic() - started < 5  # each returned at its deadline, not at 1 s steps
     assert stopped.wait(5)
-    assert _wait_for_workers(before) == before
+    assert _wait_for_workers(before) <= before  # a thread of an earlier test may end too
 
 
 async def test_async_runner_timeouts_cancel_sync_handlers_and_their_threads_end() -> None:
@@ -553,7 +557,7 @@ def test_a_sync_caller_of_a_stubborn_async_call_leaves_no_thread_behind() -> Non
     before = _workers()
     assert kit.execute("stubborn", {}, timeout=0.2).error == "timed out after 0.2 s"
     assert cleaned.wait(10)
-    assert _wait_for_workers(before) == before
+    assert _wait_for_workers(before) <= before  # a thread of an earlier test may end too
 
 
 # -- issue 26: the worker threads of sync calls with a deadline are bounded and freed ---
