@@ -126,6 +126,10 @@ def test_ctrl_c_ends_serve_over_stdio_while_a_client_is_connected(command: list[
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        # A test run started in the background (a CI lane is a `&` job of a script)
+        # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt:
+        # give the server the default a terminal's Ctrl-C meets.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert server.stdin is not None
     assert server.stdout is not None
