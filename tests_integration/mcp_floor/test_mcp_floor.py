@@ -29,8 +29,15 @@ CORE_TESTS = [
 
 
 def _pins() -> dict[str, str]:
-    lines = (HERE / "requirements.txt").read_text().split()
-    return dict(line.split("==") for line in lines)
+    pins: dict[str, str] = {}
+    for raw in (HERE / "requirements.txt").read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, pinned = line.partition("==")
+        assert sep, f"requirements.txt pins every package exactly (==): {raw!r}"
+        pins[name.strip()] = pinned.strip()
+    return pins
 
 
 def test_the_pins_are_the_floors_pyproject_states() -> None:
