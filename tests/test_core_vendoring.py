@@ -130,12 +130,19 @@ def test_importing_the_package_loads_no_optional_dependency() -> None:
 def test_package_reexports_the_core() -> None:
     """Every core name is public: in the façade, or in ``standard_tool.types`` for plumbing.
 
-    The façade's ``standard_tool`` is the core builder plus schema coercion.
+    The façade's ``standard_tool`` is the core builder plus schema coercion, and its
+    ``Tool`` / ``AsyncTool`` are the package's subclasses of the core's (they add
+    ``timeout``, ``metadata`` and ``stream``).
     """
 
     for name in core.__all__:
         if name == "standard_tool":
             assert standard_tool.standard_tool.__wrapped__ is core.standard_tool
+            continue
+        if name in ("Tool", "AsyncTool"):
+            package_class = getattr(standard_tool, name)
+            assert package_class is not getattr(core, name)
+            assert issubclass(package_class, getattr(core, name)), name
             continue
         home = standard_tool if name in standard_tool.__all__ else standard_tool.types
         assert getattr(home, name) is getattr(core, name), name

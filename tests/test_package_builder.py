@@ -19,6 +19,7 @@ from standard_tool import (
     ResultEvent,
     ToolDefinitionError,
     Toolkit,
+    optional_member,
     standard_tool,
     tool,
     with_formatted_output,
@@ -76,9 +77,15 @@ def test_a_formatted_built_tool_keeps_timeout_and_metadata() -> None:
         name="slow", description="Sleep.", execute=_slow, timeout=1.5, metadata={"k": 1}
     )
     formatted = built.formatted()
-    assert formatted.timeout == 1.5  # type: ignore[attr-defined]
-    assert dict(formatted.metadata) == {"k": 1}  # type: ignore[attr-defined]
-    assert with_formatted_output(built).timeout == 1.5  # type: ignore[attr-defined]
+    assert type(formatted) is type(built)
+    assert formatted.timeout == 1.5
+    assert dict(formatted.metadata) == {"k": 1}
+    assert [type(e) for e in asyncio.run(_events(formatted, 0.0))] == [ResultEvent]
+    assert optional_member(with_formatted_output(built), "timeout") == 1.5
+
+
+async def _events(tool: Any, input: Any) -> list[Any]:
+    return [event async for event in tool.stream(input)]
 
 
 async def test_an_async_generator_handler_streams_progress_and_returns_its_last_value() -> None:
@@ -88,7 +95,7 @@ async def test_an_async_generator_handler_streams_progress_and_returns_its_last_
 
     built = standard_tool(name="count", description="Count.", execute=count)
     assert await built.execute(3) == 3  # not an un-iterated generator
-    events = [event async for event in built.stream(3)]  # type: ignore[attr-defined]
+    events = [event async for event in built.stream(3)]
     assert [e.data for e in events if isinstance(e, ProgressEvent)] == [1, 2, 3]
     assert isinstance(events[-1], ResultEvent)
     assert events[-1].value == 3
@@ -113,7 +120,7 @@ def test_the_core_builder_refuses_a_generator_handler_at_definition() -> None:
 
 async def test_stream_yields_the_result_of_a_plain_built_tool() -> None:
     double = standard_tool(name="double", description="Double.", execute=lambda n: 2 * n)
-    events = [event async for event in double.stream(21)]  # type: ignore[attr-defined]
+    events = [event async for event in double.stream(21)]
     assert [type(e) for e in events] == [ResultEvent]
     assert events[0].value == 42
 
@@ -137,3 +144,31 @@ async def _run_async(built: Any) -> Any:
     from standard_tool import run_tool
 
     return await run_tool(built)
+
+
+def test_function_tools_and_formatted_tools_are_the_package_classes() -> None:
+    from standard_tool import AsyncTool, Tool
+    from standard_tool._core import Tool as CoreTool
+
+    @tool(timeout=3, metadata={"k": "v"})
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    @tool
+    async def whisper(text: str) -> str:
+        """Whisper."""
+        return text.lower()
+
+    assert isinstance(shout, Tool)
+    assert isinstance(whisper, AsyncTool)
+    for made in (shout.formatted(), shout.formatted(repr), whisper.formatted()):
+        assert isinstance(made, (Tool, AsyncTool))
+    assert shout.formatted().timeout == 3
+    assert dict(shout.formatted(repr).metadata) == {"k": "v"}
+    assert shout.formatted().execute({"text": "a"}) == "A"
+    assert "text" in shout.formatted().execute({"text": 1})["error"]
+    # The core's own builder still builds the core's classes (a vendored copy has no other).
+    core_built = core_standard_tool(name="a", description="d", execute=lambda: 1)
+    assert type(core_built) is CoreTool
+    assert not isinstance(core_built, Tool)

@@ -37,7 +37,9 @@ KIT = Toolkit(
     [
         weather,
         add,
-        standard_tool(name="hang", description="Never returns.", execute=_hang),
+        # Its own deadline: the other calls keep the runners' default, so a loaded
+        # machine cannot time out a call that only raises.
+        standard_tool(name="hang", description="Never returns.", execute=_hang, timeout=0.2),
         standard_tool(name="explode", description="Always fails.", execute=_explode),
     ]
 )
@@ -80,7 +82,7 @@ def _check_errors(contents: list[str]) -> None:
 
 
 async def test_chat_hostile_calls_become_error_messages_in_order() -> None:
-    messages = await run_openai_chat_tool_calls(_chat_response(), KIT, timeout=0.2)
+    messages = await run_openai_chat_tool_calls(_chat_response(), KIT)
     assert [m["tool_call_id"] for m in messages] == [f"call_{i}" for i in range(len(HOSTILE))]
     assert all(m["role"] == "tool" for m in messages)
     _check_errors([m["content"] for m in messages])
@@ -92,7 +94,7 @@ async def test_responses_hostile_calls_become_error_outputs_in_order() -> None:
         {"type": "function_call", "call_id": f"c{i}", "name": n, "arguments": a}
         for i, (n, a, _) in enumerate(HOSTILE)
     ]
-    items = await run_openai_responses_tool_calls({"output": output}, KIT, timeout=0.2)
+    items = await run_openai_responses_tool_calls({"output": output}, KIT)
     assert [i["call_id"] for i in items] == [f"c{i}" for i in range(len(HOSTILE))]
     assert {i["type"] for i in items} == {"function_call_output"}
     _check_errors([i["output"] for i in items])
@@ -105,7 +107,7 @@ async def test_anthropic_hostile_calls_become_is_error_blocks_in_order() -> None
         for i, (n, a, _) in enumerate(HOSTILE)
         if a not in (DEEP_TOO_MUCH, '{"city": "Oslo", ')  # Anthropic sends parsed input
     ]
-    reply = await run_anthropic_tool_calls({"content": content}, KIT, timeout=0.2)
+    reply = await run_anthropic_tool_calls({"content": content}, KIT)
     assert reply is not None
     assert reply["role"] == "user"
     blocks = reply["content"]

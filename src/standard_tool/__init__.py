@@ -28,7 +28,6 @@ from standard_tool._context import (
     use_caller,
 )
 from standard_tool._core import (
-    AsyncTool,
     FailureResult,
     Issue,
     PathSegment,
@@ -39,7 +38,6 @@ from standard_tool._core import (
     StandardToolV0Definition,
     StandardToolValidationError,
     SuccessResult,
-    Tool,
     ToolDefinitionError,
     ToolSchema,
     call_execute,
@@ -53,7 +51,7 @@ from standard_tool._core import (
     run_tool_sync,
     with_formatted_output,
 )
-from standard_tool._fast import FastPath
+from standard_tool._fast import AsyncTool, FastPath, Tool
 
 if _typing.TYPE_CHECKING:
     from standard_tool._function import AsyncFunctionTool, FunctionTool, Meta, Param, tool
@@ -166,7 +164,7 @@ def _as_standard_schema(schema: _typing.Any) -> _typing.Any:
 
 
 if _typing.TYPE_CHECKING:
-    from standard_tool._core import standard_tool as standard_tool
+    from standard_tool._fast import standard_tool as standard_tool
 else:
 
     def standard_tool(

@@ -21,22 +21,38 @@ tools (the core's ``Tool`` and ``AsyncTool``, same fields, same errors, same
   ``stream``.
 """
 
+# The typed builder's overloads overlap on purpose, as the core's do (an async handler
+# also returns something).
+# pyright: reportOverlappingOverload=false
+# mypy: disable-error-code="overload-overlap"
 from __future__ import annotations
 
 import functools
 import inspect
 import types
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, cast
 
-from typing_extensions import Literal
+from typing_extensions import Literal, Never, TypeAlias, overload
 
 from standard_tool._context import Event, adrain, drain, stream_tool
 from standard_tool._core import (
     STOPPED_PREFIX,
+    FormattedT,
+    InputT,
     Issue,
     IssueLike,
+    MetaT,
+    OutputT,
     ToolDefinitionError,
     _default_format,  # pyright: ignore[reportPrivateUsage]
     _format_later,  # pyright: ignore[reportPrivateUsage]
@@ -52,6 +68,18 @@ from standard_tool._core import AsyncTool as _CoreAsyncTool
 from standard_tool._core import StandardToolValidationError as _EagerValidationError
 from standard_tool._core import Tool as _CoreTool
 from standard_tool._shared import safe_str, timeout_problem, truncate_text
+
+if TYPE_CHECKING:
+    from standard_tool._core import (
+        _F,  # pyright: ignore[reportPrivateUsage]
+        _I,  # pyright: ignore[reportPrivateUsage]
+        _M,  # pyright: ignore[reportPrivateUsage]
+        _O,  # pyright: ignore[reportPrivateUsage]
+        _OS,  # pyright: ignore[reportPrivateUsage]
+        _V,  # pyright: ignore[reportPrivateUsage]
+        ErrorEnvelope,
+        ToolSchema,
+    )
 
 __all__ = [
     "DEFERRED_ISSUES",
@@ -470,10 +498,11 @@ _NO_LIMIT = 10**9  # the default format's limit: the whole message
 def formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
     """Return ``with_formatted_output(neutral, format)``: ``formatted()`` of a package tool.
 
-    The same tool the core builds (the core's ``Tool``, same fields, same results); a
+    The same fields and results as the core's; the tool is of this package's class
+    (``Tool`` or ``AsyncTool``), with the neutral tool's ``timeout`` and ``metadata``. A
     sync tool with a sync format gets an ``execute`` that calls the tool's ``execute``
     and the format directly (read on each call: a tool may rebind its ``execute`` on
-    its first call). Anything else is the core's ``with_formatted_output``.
+    its first call); anything else runs the core's ``with_formatted_output``.
     """
     neutral = tool if tool._neutral is None else tool._neutral
     fmt = format
@@ -482,10 +511,8 @@ def formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
         or (fmt is not None and is_async_callable(fmt))
         or _positional_capacity(neutral.execute) < 2
     ):
-        return _formatted(neutral, format)
-    fields = {
-        key: getattr(neutral, key, None) for key in ("title", "input_schema", "output_schema")
-    }
+        made = _formatted(neutral, format)
+        return _packaged(neutral, made.execute, isinstance(made, _CoreAsyncTool))
 
     if fmt is None:
 
@@ -511,17 +538,32 @@ def formatted(tool: Any, format: Callable[[Any], Any] | None = None) -> Any:
                     return _format_later(lambda: result, sync_fmt, False)
             return sync_fmt(result)
 
-    return _CoreTool(
+    return _packaged(neutral, execute, False)
+
+
+def _packaged(neutral: Any, execute: Callable[..., Any], is_async: bool) -> Any:
+    """Build the formatted tool: ``neutral``'s fields and facts, and ``execute``."""
+    cls: Any = AsyncTool if is_async else Tool
+    fields = {
+        key: getattr(neutral, key, None) for key in ("title", "input_schema", "output_schema")
+    }
+    built = cls(
         **fields,
         name=neutral.name,
         description=neutral.description,
         _neutral=neutral,
         execute=execute,
     )
+    object.__setattr__(built, "timeout", getattr(neutral, "timeout", None))
+    object.__setattr__(built, "metadata", getattr(neutral, "metadata", _EMPTY))
+    return built
 
 
-class Tool(_CoreTool[Any, Any, Any, Any]):
+class Tool(_CoreTool[InputT, OutputT, FormattedT, MetaT]):
     """A sync tool built by the package's ``standard_tool()``: the core's ``Tool``, and these.
+
+    ``formatted(format)`` returns a tool of this class too, with the same ``timeout``
+    and ``metadata``. Function tools (``@tool``) are tools of this class.
 
     Attributes:
         timeout: the default number of seconds a call may take (``timeout=``); the
@@ -539,11 +581,29 @@ class Tool(_CoreTool[Any, Any, Any, Any]):
         """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
 
-    if not TYPE_CHECKING:  # typed as the core's ``formatted``
+    if TYPE_CHECKING:  # the core's overloads, returning this package's classes
+
+        @overload
+        def formatted(self) -> Tool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], Coroutine[Any, Any, _F]]
+        ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], _F]
+        ) -> Tool[InputT, OutputT, _F, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], Any] | None = None
+        ) -> Tool[InputT, OutputT, Any, MetaT]: ...
+        def formatted(self, format: Callable[[Any], Any] | None = None) -> Any: ...  # pyright: ignore[reportIncompatibleMethodOverride]  # each overload narrows the core's return
+
+    else:
         formatted = formatted
 
 
-class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
+class AsyncTool(_CoreAsyncTool[InputT, OutputT, FormattedT, MetaT]):
     """An async tool built by the package's ``standard_tool()``: the core's ``AsyncTool`` and these.
 
     Attributes:
@@ -560,7 +620,25 @@ class AsyncTool(_CoreAsyncTool[Any, Any, Any, Any]):
         """Run a call and yield its events: progress, then one ``ResultEvent`` (``stream_tool``)."""
         return stream_tool(self, input, meta)
 
-    if not TYPE_CHECKING:  # typed as the core's ``formatted``
+    if TYPE_CHECKING:  # the core's overloads, returning this package's classes
+
+        @overload
+        def formatted(self) -> AsyncTool[InputT, OutputT, OutputT | ErrorEnvelope, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], Awaitable[_F]]
+        ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], _F]
+        ) -> AsyncTool[InputT, OutputT, _F, MetaT]: ...
+        @overload
+        def formatted(
+            self, format: Callable[[OutputT | Exception], Any] | None = None
+        ) -> AsyncTool[InputT, OutputT, Any, MetaT]: ...
+        def formatted(self, format: Callable[[Any], Any] | None = None) -> Any: ...  # pyright: ignore[reportIncompatibleMethodOverride]  # each overload narrows the core's return
+
+    else:
         formatted = formatted
 
 
@@ -845,3 +923,545 @@ def _conforming_schema(
 def _describe(obj: object) -> str:
     name = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     return truncate_text(str(name), 80)
+
+
+# -- The package's ``standard_tool()``, typed ---------------------------------------------
+# The core's overloads (see ``standard_tool._core.standard_tool``) with the package's
+# additions: ``timeout=`` and ``metadata=``, generator handlers (the result is what they
+# yield last), and this module's ``Tool`` / ``AsyncTool``. Typing only: at run time the
+# package's ``standard_tool`` calls ``build_tool``.
+
+if TYPE_CHECKING:
+    _InputSchema: TypeAlias = "type[_V] | ToolSchema[_I, _V] | Mapping[str, Any]"
+    _OutputSchema: TypeAlias = "ToolSchema[Never, _OS] | type[_OS] | Mapping[str, Any]"
+
+    class _NoOutput:
+        """Marks a decorator built without ``output_schema``."""
+
+    class _Decorator(Generic[_V, _I, _OS]):
+        """What ``standard_tool(...)`` returns when ``execute`` is omitted."""
+
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V, _M], AsyncIterator[_O]]
+        ) -> AsyncTool[_I, _O, _O, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V], AsyncIterator[_O]]
+        ) -> AsyncTool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[], AsyncIterator[_O]]
+        ) -> AsyncTool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V, _M], Awaitable[_O]]
+        ) -> AsyncTool[_I, _O, _O, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[_V, _M], Awaitable[Any]]
+        ) -> AsyncTool[_I, _OS, _OS, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V], Awaitable[_O]]
+        ) -> AsyncTool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[_V], Awaitable[Any]]
+        ) -> AsyncTool[_I, _OS, _OS, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[], Awaitable[_O]]
+        ) -> AsyncTool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[], Awaitable[Any]]
+        ) -> AsyncTool[_I, _OS, _OS, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V, _M], Iterator[_O]]
+        ) -> Tool[_I, _O, _O, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V], Iterator[_O]]
+        ) -> Tool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[], Iterator[_O]]
+        ) -> Tool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V, _M], _O]
+        ) -> Tool[_I, _O, _O, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[_V, _M], Any]
+        ) -> Tool[_I, _OS, _OS, _M]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[_V], _O]
+        ) -> Tool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[_V], Any]
+        ) -> Tool[_I, _OS, _OS, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _NoOutput], fn: Callable[[], _O]
+        ) -> Tool[_I, _O, _O, Any]: ...
+        @overload
+        def __call__(
+            self: _Decorator[_V, _I, _OS], fn: Callable[[], Any]
+        ) -> Tool[_I, _OS, _OS, Any]: ...
+        def __call__(self, fn: Callable[..., Any]) -> Any: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], AsyncIterator[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], AsyncIterator[_O]] | Callable[[], AsyncIterator[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Awaitable[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Awaitable[Any]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _OS, _OS, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Awaitable[_O]] | Callable[[], Awaitable[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Awaitable[Any]] | Callable[[], Awaitable[Any]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_I, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Iterator[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Iterator[_O]] | Callable[[], Iterator[_O]],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], _O],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Any],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _OS, _OS, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], _O] | Callable[[], _O],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Any] | Callable[[], Any],
+        input_schema: _InputSchema[_V, _I],
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_I, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], AsyncIterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], AsyncIterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], AsyncIterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[Any, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Awaitable[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Awaitable[Any]],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _OS, _OS, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Awaitable[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Awaitable[Any]],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[_V, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], Awaitable[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[Any, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], Awaitable[Any]],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncTool[Any, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Iterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Iterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], Iterator[_O]],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[Any, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], _O],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _O, _O, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V, _M], Any],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _OS, _OS, _M]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], _O],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[_V], Any],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[_V, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], _O],
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[Any, _O, _O, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[[], Any],
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Tool[Any, _OS, _OS, Any]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: _InputSchema[_V, _I],
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> _Decorator[_V, _I, _NoOutput]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: _InputSchema[_V, _I],
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> _Decorator[_V, _I, _OS]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: None = None,
+        output_schema: None = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> _Decorator[Any, Any, _NoOutput]: ...
+
+    @overload
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: None = None,
+        output_schema: _OutputSchema[_OS],
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> _Decorator[Any, Any, _OS]: ...
+
+    def standard_tool(
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        execute: Callable[..., Any] | None = None,
+        input_schema: object = None,
+        output_schema: object = None,
+        title: str | None = None,
+        timeout: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Build a Standard Tool (see ``standard_tool._core.standard_tool``)."""

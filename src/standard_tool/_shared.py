@@ -14,15 +14,20 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
   handed out, so no caller can change what the next one gets.
 - ``timeout_problem`` / ``checked_timeout``: the one rule for what a timeout may be.
 - ``MAX_ISSUES`` / ``STOPPED``: the one bound on the issues of one validation.
+- ``run_blocking``: the one way sync code runs a coroutine to its end, inside a
+  running event loop or not (the framework bridges' sync entry points).
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextvars
 import functools
 import marshal
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from typing import Any, Generic, cast
 from urllib.parse import quote, unquote
 
@@ -46,6 +51,7 @@ __all__ = [
     "pointer_text",
     "pointer_tokens",
     "resolve_pointer",
+    "run_blocking",
     "safe_repr",
     "safe_str",
     "timeout_problem",
@@ -338,3 +344,20 @@ def ecma_source(pattern: str) -> str:
     # Compiled ASCII, the escapes left as they are (``\\b``, ``\\D``, ``\\W`` in a
     # class) then mean what they mean in ECMA-262.
     return "".join(out)
+
+
+def run_blocking(run: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``run`` to its end from sync code; in a new thread when a loop runs in this one.
+
+    A framework calls a tool's sync entry point from inside its own event loop at times
+    (a sync tool wrapper under an async agent); ``asyncio.run`` refuses there, so the
+    coroutine then gets a loop of its own in a worker thread, with a copy of the
+    caller's context variables.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run)
+    context = contextvars.copy_context()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(context.run, asyncio.run, run).result()

@@ -39,25 +39,23 @@ from typing_extensions import (
 )
 
 from standard_tool._context import (
-    Event,
     ToolContext,
     adrain,
     current_context,
     drain,
-    stream_tool,
 )
 from standard_tool._core import (
-    AsyncTool,
     FailureResult,
     Issue,
-    Tool,
     ToolDefinitionError,
     is_async_callable,
 )
 from standard_tool._fast import (
     DEFERRED_ISSUES,
+    AsyncTool,
     DeferredValidationError,
     FastPath,
+    Tool,
     build_tool,
     check_metadata,
     check_timeout,
@@ -955,32 +953,14 @@ class FunctionTool(_Binds, Tool[dict[str, Any], _R, _R, Any], Generic[_P, _R, _C
     """
 
     # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
-    __slots__ = (
-        "__dict__",
-        "__wrapped__",
-        "_spec",
-        "_target",
-        "annotations",
-        "metadata",
-        "timeout",
-    )
+    __slots__ = ("__dict__", "__wrapped__", "_spec", "_target", "annotations")
 
-    timeout: float | None
     annotations: Mapping[str, Any]
-    metadata: Mapping[str, Any]
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _C:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the function itself, exactly as if it were not decorated."""
         result: _C = _direct_call(self, args, kwargs)
         return result
-
-    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
-        """Run a call and yield its events: progress, then one ``ResultEvent``.
-
-        Each value a generator handler yields is a ``ProgressEvent`` (its ``data``);
-        see ``stream_tool``.
-        """
-        return stream_tool(self, input, meta)
 
     if TYPE_CHECKING:
         # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.
@@ -1023,32 +1003,14 @@ class AsyncFunctionTool(_Binds, AsyncTool[dict[str, Any], _R, _R, Any], Generic[
     """
 
     # ``__dict__``: the function's ``__name__``, ``__doc__``, ... (``functools.update_wrapper``).
-    __slots__ = (
-        "__dict__",
-        "__wrapped__",
-        "_spec",
-        "_target",
-        "annotations",
-        "metadata",
-        "timeout",
-    )
+    __slots__ = ("__dict__", "__wrapped__", "_spec", "_target", "annotations")
 
-    timeout: float | None
     annotations: Mapping[str, Any]
-    metadata: Mapping[str, Any]
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _AC:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Call the coroutine function itself, exactly as if it were not decorated."""
         result: _AC = _direct_call(self, args, kwargs)
         return result
-
-    def stream(self, input: dict[str, Any], meta: Any = None) -> AsyncIterator[Event]:
-        """Run a call and yield its events: progress, then one ``ResultEvent``.
-
-        Each value an async generator handler yields is a ``ProgressEvent`` (its
-        ``data``); see ``stream_tool``.
-        """
-        return stream_tool(self, input, meta)
 
     if TYPE_CHECKING:
         # Read through the class: a classmethod tool drops ``cls``, the rest stay as they are.

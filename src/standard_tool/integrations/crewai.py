@@ -18,13 +18,11 @@ model reads the text every provider runner writes (``text_result``, or ``Error:
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextvars
 import copy
 import inspect
 import uuid
-from collections.abc import Coroutine, Iterable
-from typing import Any, ClassVar, TypeVar, cast
+from collections.abc import Iterable
+from typing import Any, ClassVar, cast
 
 from crewai.tools import BaseTool
 from crewai.tools.base_tool import Tool
@@ -32,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
+from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
@@ -41,7 +40,6 @@ from standard_tool.schemas.jsonschema import from_json_schema
 __all__ = ["StandardCrewAITool", "from_crewai", "to_crewai"]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
-_R = TypeVar("_R")
 
 
 class _Arguments(BaseModel):
@@ -61,17 +59,6 @@ class _Arguments(BaseModel):
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """Return the tool's declared ``parameters`` (a fresh copy; CrewAI edits it)."""
         return copy.deepcopy(cls.parameters)
-
-
-def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``run`` to the end from sync code, in a new thread when a loop runs in this one."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run)
-    context = contextvars.copy_context()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(context.run, asyncio.run, run).result()
 
 
 class StandardCrewAITool(BaseTool):
@@ -110,7 +97,7 @@ class StandardCrewAITool(BaseTool):
 
     def _run(self, **kwargs: Any) -> str:
         """Run one call from CrewAI's sync path; return the text the model reads."""
-        return _run_blocking(self._call(kwargs))
+        return run_blocking(self._call(kwargs))
 
     async def _arun(self, **kwargs: Any) -> str:
         """Run one call from CrewAI's async path; return the text the model reads."""

@@ -16,20 +16,18 @@ text every provider runner writes: the output (``text_result``), or ``Error:
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextvars
 import inspect
 import json
 import uuid
-from collections.abc import Coroutine, Iterable
-from typing import Any, TypeVar, cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 import dspy  # pyright: ignore[reportMissingTypeStubs]
 from pydantic import PrivateAttr
 from typing_extensions import overload
 
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
-from standard_tool._shared import fresh_copy
+from standard_tool._shared import fresh_copy, run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
@@ -38,18 +36,6 @@ from standard_tool.schemas.jsonschema import from_json_schema
 __all__ = ["StandardDSPyTool", "from_dspy", "to_dspy"]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
-_R = TypeVar("_R")
-
-
-def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``run`` to the end from sync code, in a new thread when a loop runs in this one."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run)
-    context = contextvars.copy_context()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(context.run, asyncio.run, run).result()
 
 
 class StandardDSPyTool(dspy.Tool):
@@ -110,7 +96,7 @@ class StandardDSPyTool(dspy.Tool):
 
     def __call__(self, **kwargs: Any) -> str:
         """Run one call from sync code; return the text the model reads."""
-        return _run_blocking(self._run(kwargs))
+        return run_blocking(self._run(kwargs))
 
     async def acall(self, **kwargs: Any) -> str:
         """Run one call; return the text the model reads."""

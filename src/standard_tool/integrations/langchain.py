@@ -17,13 +17,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import concurrent.futures
 import contextvars
 import sys
 import uuid
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar, cast
+from typing import Annotated, Any, cast
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -38,7 +37,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     standard_tool,
 )
-from standard_tool._shared import is_async_callable, truncate_text
+from standard_tool._shared import is_async_callable, run_blocking, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult, error_text
 from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import is_one_tool, parameters
@@ -57,7 +56,6 @@ __all__ = [
 ]
 
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
-_R = TypeVar("_R")
 
 _CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "standard_tool_langchain_call_id", default=None
@@ -169,7 +167,7 @@ class StandardLangChainTool(BaseTool):
     # ``self`` is positional-only so a model argument named "self" is just an argument.
     def _run(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
         # Without a running loop here (LangChain's sync path) the call gets its own.
-        return self._answer(_run_blocking(self._call(arguments)))
+        return self._answer(run_blocking(self._call(arguments)))
 
     async def _arun(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
         run = self._call(arguments)
@@ -291,17 +289,6 @@ def _is_tool_runtime(value: object) -> bool:
 
 async def _refused(name: str, call_id: str | None, exc: Exception) -> list[ToolResult]:
     return [ToolResult(name, call_id, False, error=error_text(exc), exception=exc)]
-
-
-def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``run`` to the end from sync code, in a new thread when a loop runs in this one."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run)
-    context = contextvars.copy_context()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(context.run, asyncio.run, run).result()
 
 
 @overload

@@ -20,13 +20,11 @@ agent sends the model as the tool message's content.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextvars
 import copy
 import uuid
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, cast
 
 from llama_index.core.base.llms.types import AudioBlock, DocumentBlock, ImageBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -42,7 +40,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     standard_tool,
 )
-from standard_tool._shared import truncate_text
+from standard_tool._shared import run_blocking, truncate_text
 from standard_tool._toolkit import Toolkit
 from standard_tool.content import (
     Audio,
@@ -71,7 +69,6 @@ __all__ = [
 AnyTool = StandardToolV0Definition[Any, Any, Any, Any]
 #: Builds the ``meta`` a standard tool receives from the agent workflow's ``Context``.
 MetaFromContext = Callable[[Context], Any]
-_R = TypeVar("_R")
 #: The keyword the agent passes the workflow ``Context`` under (never a tool property:
 #: LlamaIndex sends the model only what the metadata declares).
 _CONTEXT = "_standard_tool_llama_index_context"
@@ -192,17 +189,6 @@ def _rich_of(blocks: list[Any]) -> RichOutput[Any] | None:
     return RichOutput(content) if len(content) == len(read) else None
 
 
-def _run_blocking(run: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``run`` to the end from sync code, in a new thread when a loop runs in this one."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run)
-    context = contextvars.copy_context()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(context.run, asyncio.run, run).result()
-
-
 def _reporter(context: Context) -> Callable[[ProgressEvent], None]:
     """Write each progress report to the workflow's stream, from any thread."""
     loop = asyncio.get_running_loop()
@@ -275,7 +261,7 @@ class StandardLlamaIndexTool(FunctionTool):
 
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run one call from sync code; return its ``ToolOutput``."""
-        return _run_blocking(self._run(kwargs))
+        return run_blocking(self._run(kwargs))
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run one call; return its ``ToolOutput``."""
