@@ -350,9 +350,9 @@ def _positional_capacity(fn: Any) -> float:  # positional arguments fn takes; in
 
 def input_json_schema(tool: StandardToolV0, target: str = "draft-2020-12") -> dict[str, Any]:
     """Return the tool's input JSON Schema (fresh), or an empty object schema when it has none."""
-    schema = optional_member(tool, "input_schema")
-    emitted: dict[str, Any] = {"type": "object", "properties": {}}
-    return emitted if schema is None else schema.__standard__.json_schema.input(target=target)
+    if (schema := optional_member(tool, "input_schema")) is None:
+        return {"type": "object", "properties": {}}
+    return schema.__standard__.json_schema.input(target=target)  # type: ignore[no-any-return]
 
 
 def output_json_schema(

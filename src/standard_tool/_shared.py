@@ -181,6 +181,8 @@ def checked_timeout(timeout: object, where: str) -> float | None:
         return None
     if type(timeout) is float and timeout > 0:  # the common case (``nan > 0`` is false)
         return timeout
+    if type(timeout) is int and timeout > 0:  # not a ``bool``: its type is not ``int``
+        return float(timeout)
     problem = timeout_problem(timeout)
     if problem is None:
         return float(cast("float", timeout))
