@@ -12,12 +12,14 @@ stream. ``set_level`` answers ``logging/setLevel``.
 
 from __future__ import annotations
 
-import asyncio
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from standard_tool._context import LOG_LEVELS, Caller, CallerUnavailableError, Elicitation, LogLevel
 from standard_tool._shared import truncate_text
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["session_caller", "set_level"]
 
