@@ -141,13 +141,22 @@ def _progress_asked(session: Any) -> bool:
     """Tell whether ``report_progress`` reaches anyone: the request's progress token or callback.
 
     The SDK's request channel holds them (``_progress_token`` over JSON-RPC,
-    ``_on_progress`` in memory); a channel of another kind counts as asked.
+    ``_on_progress`` in memory), possibly inside wrappers (``_inner``); a channel
+    of another kind counts as asked.
     """
     channel = getattr(session, "_request_outbound", None)
-    for attribute in ("_progress_token", "_on_progress"):
-        if hasattr(channel, attribute):
-            return getattr(channel, attribute) is not None
+    for _ in range(_MAX_WRAPPERS):
+        for attribute in ("_progress_token", "_on_progress"):
+            if hasattr(channel, attribute):
+                return getattr(channel, attribute) is not None
+        channel = getattr(channel, "_inner", None)
+        if channel is None:
+            break
     return True
+
+
+#: How many wrappers of the SDK's request channel ``_progress_asked`` looks through.
+_MAX_WRAPPERS = 4
 
 
 def _message(event: ProgressEvent) -> str | None:
