@@ -102,8 +102,14 @@ def _floor_app(threaded: bool) -> Any:
     import anyio.to_thread
     from mcp.server.lowlevel import Server
 
-    answer = {"content": [{"type": "text", "text": "3"}], "isError": False}
-    tools = {"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}
+    # What ours answers for ``add``; the tools are listed without an outputSchema, so
+    # the client does not check the answer against one.
+    answer = {
+        "content": [{"type": "text", "text": "3"}],
+        "structuredContent": {"result": 3},
+        "isError": False,
+    }
+    tools = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("add", "order")]}
 
     def nothing() -> None:
         return None
