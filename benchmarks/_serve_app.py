@@ -122,7 +122,9 @@ def _floor_app(threaded: bool) -> Any:
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
         return tools
 
-    return Server("floor", on_call_tool=on_call_tool, on_list_tools=on_list_tools).streamable_http_app()
+    return Server(
+        "floor", on_call_tool=on_call_tool, on_list_tools=on_list_tools
+    ).streamable_http_app()
 
 
 def make_app() -> Any:

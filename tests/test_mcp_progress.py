@@ -7,6 +7,8 @@ in memory, over stdio as a subprocess, over Streamable HTTP on 127.0.0.1, and th
 
 from __future__ import annotations
 
+import functools
+import socket
 import sys
 from typing import Any
 
@@ -246,18 +248,16 @@ async def _senders_seen(kit: Toolkit, over_http: bool) -> list[object]:
         async with Client(served) as client:
             await calls(client.session)
         return senders
-    port = _free_port()
-    config = uvicorn.Config(
-        served.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning"
-    )
-    web = uvicorn.Server(config)
-    async with anyio.create_task_group() as group:
-        group.start_soon(web.serve)
-        while not web.started:
-            await anyio.sleep(0.01)
-        async with _http_session(f"http://127.0.0.1:{port}/mcp") as session:
-            await calls(session)
-        web.should_exit = True
+    # A socket listening before uvicorn starts: the client's connection waits in its backlog.
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    web = uvicorn.Server(uvicorn.Config(served.streamable_http_app(), log_level="warning"))
+    with listening:
+        async with anyio.create_task_group() as group:
+            group.start_soon(functools.partial(web.serve, sockets=[listening]))
+            async with _http_session(f"http://127.0.0.1:{port}/mcp") as session:
+                await calls(session)
+            web.should_exit = True
     return senders
 
 

@@ -12,9 +12,9 @@ import mcp.types
 import msgspec
 import pydantic
 import pytest
+from anthropic.types import ToolResultBlockParam
 from hypothesis import given
 from hypothesis import strategies as st
-from anthropic.types import ToolResultBlockParam
 from pydantic import TypeAdapter
 
 from standard_tool import StandardToolValidationError, run_tool, run_tool_sync, standard_tool
