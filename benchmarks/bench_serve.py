@@ -254,27 +254,30 @@ def main() -> None:
     print(f"{ROUNDS} rounds; figures are medians; ratios to the SDK's server per round")
     print("floor: the SDK's transport answering a constant; floor-thread: the same plus one")
     print("hop to anyio's worker thread (what serving a sync tool off the event loop costs)")
+
+    def width(kind: str) -> int:
+        return max(len(kind) + 2, 10)
+
     print(
-        f"{'figure':<30}"
-        + "".join(f"{k:>10}" for k in everyone)
-        + "".join(f"{k + '/sdk':>{max(len(k) + 5, 10)}}" for k in everyone[1:])
+        f"{'figure':<32}"
+        + "".join(f"{k:>{width(k)}}" for k in everyone)
+        + "".join(f"{k + '/sdk':>{width(k) + 4}}" for k in everyone[1:])
     )
 
     def cell(kind: str, key: str) -> str:
-        return f"{statistics.median(r[kind][key] for r in rounds):10.2f}"
+        return f"{statistics.median(r[kind][key] for r in rounds):{width(kind)}.2f}"
 
     def ratio(kind: str, key: str) -> str:
-        width = max(len(kind) + 5, 10)
-        return f"{statistics.median(r[kind][key] / r['sdk'][key] for r in rounds):{width - 1}.2f}x"
+        value = statistics.median(r[kind][key] / r["sdk"][key] for r in rounds)
+        return f"{value:{width(kind) + 3}.2f}x"
 
     for key in keys:
         present = [k for k in everyone if key in rounds[0][k]]
         print(
-            f"{key:<30}"
-            + "".join(cell(k, key) if k in present else f"{'-':>10}" for k in everyone)
+            f"{key:<32}"
+            + "".join(cell(k, key) if k in present else f"{'-':>{width(k)}}" for k in everyone)
             + "".join(
-                ratio(k, key) if k in present else f"{'-':>{max(len(k) + 5, 10)}}"
-                for k in everyone[1:]
+                ratio(k, key) if k in present else f"{'-':>{width(k) + 4}}" for k in everyone[1:]
             )
         )
     used = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)
