@@ -78,6 +78,8 @@ def app(kind: str, fillers: int) -> Any:
         for f in functions:
             sdk.tool()(f)
         return sdk.streamable_http_app()
+    if kind in ("floor", "floor-thread"):
+        return _floor_app(threaded=kind == "floor-thread")
     if kind == "fastmcp":
         from fastmcp import FastMCP
 
@@ -86,6 +88,43 @@ def app(kind: str, fillers: int) -> Any:
             fast.tool(f)
         return fast.http_app()
     raise SystemExit(f"unknown server kind {kind!r}")
+
+
+def _floor_app(threaded: bool) -> Any:
+    """The least a server on the SDK's transport can do: every call answered with a constant.
+
+    The SDK's low-level ``Server`` under its own ``streamable_http_app``, one handler
+    that returns a prepared result without running anything: what is left is the
+    transport, the same for the SDK's server and ours. ``threaded`` adds what any
+    server that runs a sync tool off the event loop pays: one hop to anyio's worker
+    thread and back.
+    """
+    import anyio.to_thread
+    from mcp.server.lowlevel import Server
+
+    # What ours answers for ``add``; the tools are listed without an outputSchema, so
+    # the client does not check the answer against one.
+    answer = {
+        "content": [{"type": "text", "text": "3"}],
+        "structuredContent": {"result": 3},
+        "isError": False,
+    }
+    tools = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("add", "order")]}
+
+    def nothing() -> None:
+        return None
+
+    async def on_call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+        if threaded:
+            await anyio.to_thread.run_sync(nothing)
+        return answer
+
+    async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+        return tools
+
+    return Server(
+        "floor", on_call_tool=on_call_tool, on_list_tools=on_list_tools
+    ).streamable_http_app()
 
 
 def make_app() -> Any:

@@ -18,6 +18,11 @@ measures:
   --workers 2`` starts it and as docs/mcp.md's recipe does (``TCP_NODELAY`` on the
   listening socket): p50 latency of ``add`` over plain JSON-RPC posts.
 
+Two floors answer ``tools/call`` only: the SDK's low-level server under its own
+transport answering every call with a constant (what is left is the transport,
+the same for every server here), and the same with one hop to anyio's worker
+thread and back (what any server that runs a sync tool off the event loop pays).
+
 Figures are medians over rounds; ratios are to the SDK's server in the same round
 (median of the per-round ratios). The run ends with this process's CPU/wall.
 """
@@ -40,6 +45,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 HERE = Path(__file__).parent
 KINDS = ("sdk", "fastmcp", "ours")
+#: Servers that only answer ``tools/call`` (``_serve_app.py``'s floors): the SDK's transport
+#: answering a constant, and the same with one hop to anyio's worker thread and back.
+FLOORS = ("floor", "floor-thread")
 ROUNDS = 3
 CONCURRENCY = (1, 8, 64)
 CALLS = {1: 200, 8: 400, 64: 640}
@@ -144,10 +152,13 @@ async def _calls(
 
 async def _measure(kind: str) -> dict[str, float]:
     figures: dict[str, float] = {}
+    floor = kind in FLOORS
     server = Server(kind, 0)
     try:
-        figures["start-up s"] = await _first_list(server)
-        figures["RSS MiB"] = _rss_mib(server.process.pid)
+        started = await _first_list(server)
+        if not floor:
+            figures["start-up s"] = started
+            figures["RSS MiB"] = _rss_mib(server.process.pid)
         pid = server.process.pid
 
         async def body(session: ClientSession) -> None:
@@ -165,6 +176,8 @@ async def _measure(kind: str) -> dict[str, float]:
                     figures[f"{name} x{width} calls/s"] = total / wall
                     figures[f"{name} x{width} p50 ms"] = latencies[len(latencies) // 2] * 1e3
                     figures[f"{name} x{width} p99 ms"] = latencies[int(len(latencies) * 0.99)] * 1e3
+            if floor:
+                return
             began = perf_counter()
             await _calls(session, "nap", {}, 8, 8)
             figures["8 x sync 100 ms nap, wall s"] = perf_counter() - began
@@ -172,6 +185,8 @@ async def _measure(kind: str) -> dict[str, float]:
         await _session(server.url, body)
     finally:
         server.stop()
+    if floor:
+        return figures
     big = Server(kind, LIST_FILLERS)
     try:
         await _first_list(big)
@@ -230,27 +245,40 @@ def main() -> None:
         print(f"{label:<38} add p50 {asyncio.run(_worker_latency(kind)):8.2f} ms")
     rounds: list[dict[str, dict[str, float]]] = []
     cpu0, wall0 = os.times(), perf_counter()
+    everyone = KINDS + FLOORS
     for index in range(ROUNDS):
-        order = KINDS[index % len(KINDS) :] + KINDS[: index % len(KINDS)]
+        order = everyone[index % len(everyone) :] + everyone[: index % len(everyone)]
         rounds.append({kind: asyncio.run(_measure(kind)) for kind in order})
     cpu1 = os.times()
     keys = list(rounds[0]["sdk"])
     print(f"{ROUNDS} rounds; figures are medians; ratios to the SDK's server per round")
+    print("floor: the SDK's transport answering a constant; floor-thread: the same plus one")
+    print("hop to anyio's worker thread (what serving a sync tool off the event loop costs)")
+
+    def width(kind: str) -> int:
+        return max(len(kind) + 2, 10)
+
     print(
-        f"{'figure':<38}"
-        + "".join(f"{k:>12}" for k in KINDS)
-        + f"{'fastmcp/sdk':>13}{'ours/sdk':>10}"
+        f"{'figure':<32}"
+        + "".join(f"{k:>{width(k)}}" for k in everyone)
+        + "".join(f"{k + '/sdk':>{width(k) + 4}}" for k in everyone[1:])
     )
+
+    def cell(kind: str, key: str) -> str:
+        return f"{statistics.median(r[kind][key] for r in rounds):{width(kind)}.2f}"
+
+    def ratio(kind: str, key: str) -> str:
+        value = statistics.median(r[kind][key] / r["sdk"][key] for r in rounds)
+        return f"{value:{width(kind) + 3}.2f}x"
+
     for key in keys:
-        values = [statistics.median(r[k][key] for r in rounds) for k in KINDS]
-        ratios = [
-            statistics.median(r[k][key] / r["sdk"][key] for r in rounds)
-            for k in ("fastmcp", "ours")
-        ]
+        present = [k for k in everyone if key in rounds[0][k]]
         print(
-            f"{key:<38}"
-            + "".join(f"{v:12.2f}" for v in values)
-            + f"{ratios[0]:12.2f}x{ratios[1]:9.2f}x"
+            f"{key:<32}"
+            + "".join(cell(k, key) if k in present else f"{'-':>{width(k)}}" for k in everyone)
+            + "".join(
+                ratio(k, key) if k in present else f"{'-':>{width(k) + 4}}" for k in everyone[1:]
+            )
         )
     used = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)
     print(f"client CPU/wall: {used / (perf_counter() - wall0):.3f}")

@@ -7,6 +7,8 @@ in memory, over stdio as a subprocess, over Streamable HTTP on 127.0.0.1, and th
 
 from __future__ import annotations
 
+import functools
+import socket
 import sys
 from typing import Any
 
@@ -19,7 +21,7 @@ from mcp.server import MCPServer
 
 from standard_tool import ProgressEvent, Toolkit, current_context, standard_tool
 from standard_tool.mcp import register, server
-from standard_tool.mcp._server import request_id_text
+from standard_tool.mcp._server import progress_sender, request_id_text
 from tests import mcp_targets
 from tests.test_mcp_serve import ENV, TESTS, _free_port, _http_session, _process
 
@@ -221,3 +223,60 @@ async def test_the_cached_tools_list_cannot_be_changed_by_what_receives_it() -> 
     with anyio.fail_after(60):
         async with Client(srv) as client:
             assert (await client.session.list_tools()).tools == expected
+
+
+async def _senders_seen(kit: Toolkit, over_http: bool) -> list[object]:
+    """The progress sender ``progress_sender`` finds for a call without, then with, a token."""
+    import uvicorn
+
+    served = server(kit)
+    senders: list[object] = []
+
+    async def spy(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            senders.append(progress_sender(ctx)[1])
+        return await call_next(ctx)
+
+    served.middleware.append(spy)
+    _, on_progress = _recorder()
+
+    async def calls(session: ClientSession) -> None:
+        await session.call_tool("index", {"files": ["a"]})
+        await session.call_tool("index", {"files": ["a"]}, progress_callback=on_progress)
+
+    if not over_http:
+        async with Client(served) as client:
+            await calls(client.session)
+        return senders
+    # A socket listening before uvicorn starts: the client's connection waits in its backlog.
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    web = uvicorn.Server(uvicorn.Config(served.streamable_http_app(), log_level="warning"))
+    with listening:
+        async with anyio.create_task_group() as group:
+            group.start_soon(functools.partial(web.serve, sockets=[listening]))
+            async with _http_session(f"http://127.0.0.1:{port}/mcp") as session:
+                await calls(session)
+            web.should_exit = True
+    return senders
+
+
+async def test_a_call_without_a_progress_token_gets_no_progress_sender() -> None:
+    # Nobody asked for progress: the call runs without a relay (the toolkit's own
+    # listener still hears every event, as the test above shows).
+    for over_http in (False, True):
+        with anyio.fail_after(60):
+            senders = await _senders_seen(Toolkit([mcp_targets.index]), over_http)
+        assert len(senders) == 2
+        assert senders[0] is None
+        assert callable(senders[1])
+
+
+async def test_the_toolkits_own_listener_hears_a_call_that_asked_no_progress() -> None:
+    heard: list[ProgressEvent] = []
+    kit = Toolkit([mcp_targets.index], on_progress=heard.append)
+    with anyio.fail_after(60):
+        async with Client(server(kit)) as client:
+            result = await client.session.call_tool("index", {"files": ["a", "b"]})
+    assert result.is_error is False
+    assert [e.message for e in heard] == ["indexed a", "indexed b"]

@@ -13,6 +13,8 @@ import msgspec
 import pydantic
 import pytest
 from anthropic.types import ToolResultBlockParam
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from standard_tool import StandardToolValidationError, run_tool, run_tool_sync, standard_tool
@@ -192,3 +194,33 @@ def test_a_tool_without_output_schema_wraps_by_value() -> None:
     assert tool.formatted(mcp_result_formatter(tool)).execute()["structuredContent"] == {
         "result": 7
     }
+
+
+class _Str(str):
+    """A string the fast path of ``mcp_call_tool_result`` does not take (not exactly ``str``)."""
+
+
+class _Int(int):
+    """An int the fast path does not take."""
+
+
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)),
+        st.integers(),
+        st.integers(min_value=-(10**310), max_value=10**310),
+    ),
+    st.sampled_from([None, True, False]),
+    st.integers(min_value=0, max_value=40),
+)
+def test_mcp_result_of_a_string_or_int_is_the_general_paths(
+    value: str | int, wrap: bool | None, max_chars: int
+) -> None:
+    # Strings and ints take a shorter path; it answers what the general one answers,
+    # lone surrogates, text past max_chars and huge ints included.
+    odd: Any = _Str(value) if isinstance(value, str) else _Int(value)
+    for as_model in (False, True):
+        fast = mcp_call_tool_result(value, wrap=wrap, max_chars=max_chars, as_model=as_model)
+        general = mcp_call_tool_result(odd, wrap=wrap, max_chars=max_chars, as_model=as_model)
+        assert fast == general

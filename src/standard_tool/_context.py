@@ -14,8 +14,6 @@ for it by annotating a parameter with ``ToolContext`` (hidden from every schema)
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import contextvars
 import dataclasses
@@ -26,7 +24,7 @@ import time
 import types
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, Protocol, TypeAlias, TypeVar
 
@@ -37,6 +35,9 @@ from standard_tool._core import (
     is_async_callable,
 )
 from standard_tool._shared import checked_timeout
+
+if TYPE_CHECKING:
+    import asyncio
 
 _T = TypeVar("_T")
 
@@ -238,6 +239,8 @@ def use_caller(
         ...     asyncio.run(Toolkit([greet]).aexecute("greet", {})).value
         'Hello, Ada!'
     """
+    import asyncio
+
     made = caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
     if made.loop is None:
         with contextlib.suppress(RuntimeError):  # no loop running: sync calls run their own
@@ -533,6 +536,9 @@ class ToolContext:
         loop the call came from); where no loop is known it runs in a loop of
         its own. Cancelling the call (or its deadline) stops the wait.
         """
+        import asyncio
+        import concurrent.futures
+
         try:
             asyncio.get_running_loop()
         except RuntimeError:

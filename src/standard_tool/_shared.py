@@ -29,7 +29,6 @@ import math
 import re
 from collections.abc import Coroutine, Iterable, Mapping
 from typing import Any, Generic, cast
-from urllib.parse import quote, unquote
 
 from typing_extensions import TypeVar
 
@@ -203,14 +202,22 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+def _unquote(text: str) -> str:
+    """Decode percent-escapes (``urllib.parse`` is imported only for text that has one)."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
 def pointer_tokens(fragment: str) -> list[str]:
     """Return the reference tokens of a URI-fragment JSON Pointer (``#/a/b~1c`` or ``/a/b``).
 
     Percent-escapes are decoded first (the pointer sits in a URI), then ``~1`` and
     ``~0``, in that order. ``"#"`` and ``""`` (the whole document) give ``[]``.
     """
-    text = fragment[1:] if fragment.startswith("#") else fragment
-    text = unquote(text)
+    text = _unquote(fragment[1:] if fragment.startswith("#") else fragment)
     if not text:
         return []
     return [token.replace("~1", "/").replace("~0", "~") for token in text.split("/")[1:]]
@@ -223,7 +230,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     A fragment that is not a pointer (``#name``, a ``$anchor``) is ``MISSING`` here,
     never the whole document.
     """
-    text = unquote(fragment[1:] if fragment.startswith("#") else fragment)
+    text = _unquote(fragment[1:] if fragment.startswith("#") else fragment)
     if text and not text.startswith("/"):
         return MISSING
     node = document
@@ -254,6 +261,8 @@ def pointer_text(path: Iterable[object]) -> str:
 
 def pointer_ref(path: Iterable[object]) -> str:
     """Return the URI-fragment form of ``pointer_text(path)``, percent-encoded (``#/a%20b``)."""
+    from urllib.parse import quote
+
     return "#" + quote(pointer_text(path), safe="/~!$&'()*+,;=:@")
 
 

@@ -6,6 +6,7 @@ Layer: top (imports the core, the toolkit and the providers; ``mcp``, ``anyio`` 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import json
@@ -19,11 +20,11 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import Literal
 
 from standard_tool._context import (
+    CALLER,
     CURRENT,
     ProgressCallback,
     ProgressEvent,
     cancel_pending,
-    use_caller,
 )
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
@@ -125,11 +126,37 @@ def progress_sender(ctx: Any) -> tuple[str | None, SendProgress | None]:
 
     The sender is the request-scoped ``session.report_progress``: it sends
     ``notifications/progress`` when the client gave a ``progressToken`` (in
-    memory it calls the client's callback) and does nothing otherwise.
+    memory it calls the client's callback). ``None`` when the request asked for
+    no progress, so a call that nobody watches pays for no relay.
     """
     call_id = request_id_text(getattr(ctx, "request_id", None))
-    send: SendProgress | None = getattr(getattr(ctx, "session", None), "report_progress", None)
-    return call_id, send if callable(send) else None
+    session = getattr(ctx, "session", None)
+    send: SendProgress | None = getattr(session, "report_progress", None)
+    if not callable(send) or not _progress_asked(session):
+        return call_id, None
+    return call_id, send
+
+
+def _progress_asked(session: Any) -> bool:
+    """Tell whether ``report_progress`` reaches anyone: the request's progress token or callback.
+
+    The SDK's request channel holds them (``_progress_token`` over JSON-RPC,
+    ``_on_progress`` in memory), possibly inside wrappers (``_inner``); a channel
+    of another kind counts as asked.
+    """
+    channel = getattr(session, "_request_outbound", None)
+    for _ in range(_MAX_WRAPPERS):
+        for attribute in ("_progress_token", "_on_progress"):
+            if hasattr(channel, attribute):
+                return getattr(channel, attribute) is not None
+        channel = getattr(channel, "_inner", None)
+        if channel is None:
+            break
+    return True
+
+
+#: How many wrappers of the SDK's request channel ``_progress_asked`` looks through.
+_MAX_WRAPPERS = 4
 
 
 def _message(event: ProgressEvent) -> str | None:
@@ -170,13 +197,30 @@ class _SyncCall:
         self.lock = threading.Lock()
         self.cancelled = False
 
-    def run(self, call: Callable[[], ToolResult]) -> ToolResult | None:
+    def run(
+        self,
+        kit: Toolkit,
+        name: str,
+        arguments: dict[str, Any],
+        meta: Any,
+        timeout: float | None,
+        call_id: str | None,
+        listener: ProgressCallback | None,
+    ) -> ToolResult | None:
         with self.lock:
             if self.cancelled:  # abandoned before it started: never run it
                 return None
         _RUNNING.add(self)
         try:
-            return self.context.run(call)
+            return self.context.run(
+                kit.execute,
+                name,
+                arguments,
+                meta,
+                timeout=timeout,
+                call_id=call_id,
+                on_progress=listener,
+            )
         finally:
             _RUNNING.discard(self)
 
@@ -212,16 +256,10 @@ async def _run_in_thread(
     import anyio.to_thread
 
     call = _SyncCall()
-
-    def run() -> ToolResult | None:
-        return call.run(
-            lambda: kit.execute(
-                name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
-            )
-        )
-
     try:
-        result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+        result = await anyio.to_thread.run_sync(
+            call.run, kit, name, arguments, meta, timeout, call_id, listener, abandon_on_cancel=True
+        )
     except anyio.get_cancelled_exc_class():
         call.cancel()
         raise
@@ -251,19 +289,18 @@ async def run_call(
     cancelled, a sync tool's ``ToolContext.cancelled`` becomes true.
     """
     threaded = name in kit and not kit.is_async(name)
-
-    async def start(listener: ProgressCallback | None) -> ToolResult:
+    if send_progress is None:  # nobody watches: the toolkit's own on_progress, if any
         if threaded:
-            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, listener)
-        return await kit.aexecute(
-            name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=listener
-        )
-
-    if send_progress is None:
-        return await start(None)
+            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, None)
+        return await kit.aexecute(name, arguments, meta, timeout=timeout, call_id=call_id)
     relay = _Relay(kit, send_progress)
     try:
-        result = await start(relay)
+        if threaded:
+            result = await _run_in_thread(kit, name, arguments, meta, timeout, call_id, relay)
+        else:
+            result = await kit.aexecute(
+                name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=relay
+            )
         await relay.drain()
     except BaseException:
         relay.cancel()
@@ -400,10 +437,14 @@ def server(
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
         call_id, send = progress_sender(ctx)
-        with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
+        # The tool's ToolContext reaches the client (use_caller, without its copy).
+        token = CALLER.set(session_caller(ctx, asyncio.get_running_loop()))
+        try:
             result = await run_call(
                 kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
             )
+        finally:
+            CALLER.reset(token)
         answer = call_result(result, wrap.get(result.name))
         answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
         return answer

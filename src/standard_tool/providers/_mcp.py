@@ -51,6 +51,7 @@ from standard_tool.providers._runner import (
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    SMALL_INT,
     error_text,
     json_data,
     json_text,
@@ -391,6 +392,24 @@ def mcp_call_tool_result(
         false}`` on success, ``{"content": [...], "isError": true}`` on failure.
     """
     result: dict[str, Any]
+    # The common outputs, first: their JSON data is themselves, and a string's text is
+    # the string (an int's is its digits), as the general path below makes them.
+    plain: str | None = None
+    if type(outcome) is str:
+        plain = sendable(outcome)
+    elif type(outcome) is int and -SMALL_INT < outcome < SMALL_INT:
+        plain = str(outcome)
+    if plain is not None and len(plain) <= max_chars:
+        result = {
+            "content": [{"type": "text", "text": plain}],
+            "structuredContent": {"result": outcome} if wrap is not False else outcome,
+            "isError": False,
+        }
+        if as_model:
+            from mcp.types import CallToolResult
+
+            return CallToolResult.model_validate(result)
+        return result
     rich = None if isinstance(outcome, Exception) else rich_output(outcome)
     if isinstance(outcome, Exception):
         text = error_text(outcome, error_max_chars)

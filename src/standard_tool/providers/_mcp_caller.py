@@ -13,10 +13,13 @@ stream. ``set_level`` answers ``logging/setLevel``.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from standard_tool._context import LOG_LEVELS, Caller, CallerUnavailableError, Elicitation, LogLevel
 from standard_tool._shared import truncate_text
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["session_caller", "set_level"]
 
@@ -55,47 +58,76 @@ def _wanted(ctx: Any, level: LogLevel) -> bool:
     return floor is None or LOG_LEVELS.index(level) >= LOG_LEVELS.index(floor)
 
 
-def session_caller(ctx: Any) -> Caller:
-    """Return the ``Caller`` of one ``tools/call``: the client behind the SDK's request context."""
-    from mcp import types
-    from mcp.shared.message import ServerMessageMetadata
+def session_caller(ctx: Any, loop: asyncio.AbstractEventLoop | None = None) -> Caller:
+    """Return the ``Caller`` of one ``tools/call``: the client behind the SDK's request context.
 
-    session = ctx.session
-    related = ServerMessageMetadata(related_request_id=ctx.request_id)
+    ``loop`` is the event loop the request runs on (``Caller.loop``); passing it
+    saves ``use_caller`` a copy of the caller. Building one costs little: the
+    handlers are the methods of one small object, and whatever a request to the
+    client needs is made only when a tool sends one.
+    """
+    client = _SessionClient(ctx)
+    return Caller(
+        log=client.log, elicit=client.elicit, sample=client.sample, name="MCP client", loop=loop
+    )
 
-    def declared(capability: types.ClientCapabilities, what: str) -> None:
-        if not session.check_client_capability(capability):
+
+class _SessionClient:
+    """The client of one request, reached through the request's session."""
+
+    __slots__ = ("ctx", "session")
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.session = ctx.session
+
+    def _declared(self, capability: Any, what: str) -> None:
+        if not self.session.check_client_capability(capability):
             raise CallerUnavailableError(
                 f"the MCP client did not declare the {what} capability, so it cannot be asked"
             )
-        if not session.can_send_request:
+        if not self.session.can_send_request:
             raise CallerUnavailableError(
                 f"this MCP connection cannot carry the {what} request to the client: it has no "
                 "channel for server-to-client requests (stateless HTTP, or protocol 2026-07-28, "
                 "which asks through input-required results instead)"
             )
 
-    async def log(level: LogLevel, message: Any, logger: str | None) -> None:
+    def _related(self) -> Any:
+        from mcp.shared.message import ServerMessageMetadata
+
+        return ServerMessageMetadata(related_request_id=self.ctx.request_id)
+
+    async def log(self, level: LogLevel, message: Any, logger: str | None) -> None:
+        from mcp import types
+
+        ctx = self.ctx
         if not _wanted(ctx, level):
             return
         params = types.LoggingMessageNotificationParams(level=level, data=message, logger=logger)
-        await session.send_notification(
+        await self.session.send_notification(
             types.LoggingMessageNotification(params=params), related_request_id=ctx.request_id
         )
 
-    async def elicit(message: str, schema: dict[str, Any]) -> Elicitation:
-        declared(types.ClientCapabilities(elicitation=types.ElicitationCapability()), "elicitation")
+    async def elicit(self, message: str, schema: dict[str, Any]) -> Elicitation:
+        from mcp import types
+
+        self._declared(
+            types.ClientCapabilities(elicitation=types.ElicitationCapability()), "elicitation"
+        )
         params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
-        result = await session.send_request(
-            types.ElicitRequest(params=params), types.ElicitResult, metadata=related
+        result = await self.session.send_request(
+            types.ElicitRequest(params=params), types.ElicitResult, metadata=self._related()
         )
         content = None if result.content is None else dict(result.content)
         return Elicitation(result.action, content)
 
     async def sample(
-        prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
+        self, prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
     ) -> str:
-        declared(types.ClientCapabilities(sampling=types.SamplingCapability()), "sampling")
+        from mcp import types
+
+        self._declared(types.ClientCapabilities(sampling=types.SamplingCapability()), "sampling")
         message = types.SamplingMessage(
             role="user", content=types.TextContent(type="text", text=prompt)
         )
@@ -105,8 +137,10 @@ def session_caller(ctx: Any) -> Caller:
             system_prompt=system,
             temperature=temperature,
         )
-        result = await session.send_request(
-            types.CreateMessageRequest(params=params), types.CreateMessageResult, metadata=related
+        result = await self.session.send_request(
+            types.CreateMessageRequest(params=params),
+            types.CreateMessageResult,
+            metadata=self._related(),
         )
         content: Any = result.content
         blocks: list[Any] = list(content) if isinstance(content, (list, tuple)) else [content]  # pyright: ignore[reportUnknownArgumentType]
@@ -117,5 +151,3 @@ def session_caller(ctx: Any) -> Caller:
                 f"the MCP client's model answered with no text ({truncate_text(kinds, _MAX_TEXT)})"
             )
         return "\n".join(texts)
-
-    return Caller(log=log, elicit=elicit, sample=sample, name="MCP client")

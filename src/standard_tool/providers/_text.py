@@ -48,7 +48,7 @@ _BITS_PER_DIGIT = 3.3
 
 
 #: Ints below this print the same as JSON and under any ``int`` -> ``str`` limit.
-_SMALL_INT = 10**300
+SMALL_INT = 10**300
 
 
 def _int_limit_bits() -> int:
@@ -205,7 +205,7 @@ def _output_text(value: Any, max_chars: int) -> str:
     kind = value.__class__
     if kind is bool or value is None:
         return truncate_text(_SCALAR_TEXT[value], max_chars)
-    if kind is int and -_SMALL_INT < value < _SMALL_INT:
+    if kind is int and -SMALL_INT < value < SMALL_INT:
         return truncate_text(str(value), max_chars)
     rich = rich_output(value)
     if rich is not None:
