@@ -20,9 +20,6 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextvars
 import functools
 import marshal
 import math
@@ -365,6 +362,10 @@ def run_blocking(run: Coroutine[Any, Any, _T]) -> _T:
     coroutine then gets a loop of its own in a worker thread, with a copy of the
     caller's context variables.
     """
+    import asyncio  # here, not at the top: ``import standard_tool`` never needs it
+    import concurrent.futures
+    import contextvars
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
