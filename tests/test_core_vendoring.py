@@ -127,6 +127,17 @@ def test_importing_the_package_loads_no_optional_dependency() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_importing_the_package_loads_no_event_loop_machinery() -> None:
+    """``import standard_tool`` stays cheap (issue 25): asyncio and friends load when used."""
+    script = (
+        "import sys, standard_tool\n"
+        "slow = ('asyncio', 'concurrent.futures', 'urllib.parse')\n"
+        "print(sorted(m for m in slow if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_package_reexports_the_core() -> None:
     """Every core name is public: in the façade, or in ``standard_tool.types`` for plumbing.
 
