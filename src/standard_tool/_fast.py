@@ -649,7 +649,8 @@ def _build(
         raise ToolDefinitionError(
             f"standard_tool: execute must be callable, got {_describe(execute)}"
         )
-    handler = _drained(execute)
+    flags = _code_flags(execute)
+    handler = _drained(execute, flags)
     if name is None:
         name = getattr(execute, "__name__", None)
         if name is None or name == "<lambda>":
@@ -678,8 +679,8 @@ def _build(
     check_out = None if output_schema is None else output_schema.__standard__.validate
     fast_in = _fast_path(input_schema)
     fast_out = _fast_path(output_schema)
-    handler_async = is_async_callable(handler)
-    runs_async = handler_async or is_async_callable(check_in) or is_async_callable(check_out)
+    handler_async = _is_async(handler, flags if handler is execute else None)
+    runs_async = handler_async or _is_async(check_in) or _is_async(check_out)
     fields: dict[str, Any] = {
         "name": name,
         "title": title,
@@ -704,8 +705,34 @@ def _build(
     return built
 
 
-def _drained(execute: Callable[..., Any]) -> Callable[..., Any]:
+def _code_flags(fn: object) -> int | None:
+    """The code flags ``inspect`` reads for a plain function or a method of one, else ``None``.
+
+    ``inspect.iscoroutinefunction`` and its siblings were a third of building a tool
+    without a schema (``benchmarks/bench_build.py``); for a plain function (not
+    marked with ``inspect.markcoroutinefunction``) they read exactly these flags.
+    """
+    target = fn.__func__ if type(fn) is types.MethodType else fn
+    if type(target) is not types.FunctionType or hasattr(target, "_is_coroutine_marker"):
+        return None
+    return cast("types.FunctionType", target).__code__.co_flags
+
+
+def _is_async(fn: object, flags: int | None = None) -> bool:
+    """``is_async_callable(fn)``, read from the code flags when ``fn`` is a plain function."""
+    if fn is None:
+        return False
+    if flags is None:
+        flags = _code_flags(fn)
+    if flags is None:
+        return is_async_callable(fn)
+    return bool(flags & inspect.CO_COROUTINE)
+
+
+def _drained(execute: Callable[..., Any], flags: int | None = None) -> Callable[..., Any]:
     """Turn a generator handler into a function: each value yielded is progress."""
+    if flags is not None and not flags & (inspect.CO_ASYNC_GENERATOR | inspect.CO_GENERATOR):
+        return execute
     if inspect.isasyncgenfunction(execute):
 
         @functools.wraps(execute)
@@ -822,6 +849,12 @@ def _conforming_schema(
     schema: Any, role: str, problems: list[str], coerce: Callable[[Any], Any] | None
 ) -> Any:
     """Return a conforming schema; ``coerce`` (the package's adapters) wraps anything else."""
+    if type(schema) is dict and coerce is not None:  # a JSON Schema: no ``__standard__``
+        try:
+            return coerce(schema)
+        except (TypeError, ValueError, ImportError) as err:
+            problems.append(f"{role}: {err}")
+            return None
     if schema is None or (is_standard_schema(schema) and is_standard_json_schema(schema)):
         return schema
     if is_standard_schema(schema):

@@ -5,6 +5,7 @@ Layer: schema adapters.
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, cast
@@ -54,6 +55,11 @@ class InvalidSchemaError(StandardToolError, ValueError):
     __slots__ = ()
 
 
+#: Held while an emitter fills its cache: one lock for all, reentrant (a lock per emitter is
+#: one more object per tool for the garbage collector to walk, for a rare event).
+_FILLING = threading.RLock()
+
+
 class JSONSchemaEmitter:
     """A ``json_schema`` object: ``input``/``output`` for any supported target.
 
@@ -62,12 +68,13 @@ class JSONSchemaEmitter:
     ``library_options`` bypasses the cache, as the options may change the schema.
     """
 
-    __slots__ = ("_cache", "_emit", "_lock")
+    __slots__ = ("_cache", "_emit", "_frozen")
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(self, emit: Emit, *, frozen: bytes | None = None) -> None:
         self._emit = emit
+        # ``marshal`` bytes of the draft 2020-12 schema (both sides), when the caller has them.
+        self._frozen = frozen
         self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] = {}
-        self._lock = threading.Lock()
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema of what ``validate`` accepts, for ``target``."""
@@ -82,10 +89,12 @@ class JSONSchemaEmitter:
             raise UnsupportedTargetError(unsupported_target_message(target))
         if library_options is not None:
             return convert(self._emit(side, library_options), target)
+        if self._frozen is not None and target == "draft-2020-12":
+            return cast("dict[str, Any]", marshal.loads(self._frozen))
         key = (side, target)
         cached = self._cache.get(key)
         if cached is None:
-            with self._lock:
+            with _FILLING:
                 cached = self._cache.get(key)
                 if cached is None:
                     cached = Snapshot(convert(self._emit(side, None), target))
