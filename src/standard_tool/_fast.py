@@ -333,6 +333,20 @@ def _build_sync_run(
 
             return run_fast
         validate_in = check_in
+        if arity == 1:  # the common handler, called without ``call1`` between
+
+            def run_in_1(input: Any = None, meta: Any = None) -> Any:
+                result = validate_in(input)
+                try:
+                    failed = result.issues is not None
+                except AttributeError:
+                    failed = False
+                    unwrap_result("input", result)  # raises: not a result
+                if failed:
+                    raise _EagerValidationError("input", result.issues)
+                return handler(result.value)
+
+            return run_in_1
 
         def run_in(input: Any = None, meta: Any = None) -> Any:
             result = validate_in(input)

@@ -317,7 +317,9 @@ def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         if is_object(defs):
             for name, sub in defs.items():
                 _openai_node(schema, sub, (group, name), 0, problems, counts)
-    body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    body = schema
+    if "$defs" in schema or "definitions" in schema:
+        body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
     _openai_node(schema, body, (), 0, problems, counts)
     if counts["properties"] > 5000:
         problems.add((), f"has {counts['properties']} properties; at most 5000 are allowed")

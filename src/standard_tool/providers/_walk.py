@@ -139,6 +139,8 @@ _MAX_DESCRIPTION = 1000
 _LEAF_KEYS = frozenset({"type", "description", "title", "default", "enum"})
 _LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
 _NO_ENUM: Any = object()
+# A root of these keywords only (and ``"type": "object"``) is an object, and nothing else.
+_PLAIN_ROOT_KEYS = frozenset({"type", "properties", "required", "description", "title"})
 _MAX_UNRAVEL = 32
 
 
@@ -188,8 +190,13 @@ class Walker:
                         out, plan = self.node(sub, (group, name), 0)
                         self.defs_out[name] = out
                         self.def_plans[f"#/{group}/{name}"] = plan
-        body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
-        out, plan = self.node(body, (), 0)
+        if root.keys() <= _PLAIN_ROOT_KEYS and root.get("type") == "object":
+            # What ``node`` comes to for such a root, without its general steps.
+            out, plan = self._object(root, (), 0, [])
+            out = self._describe(out, root, [])
+        else:
+            body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+            out, plan = self.node(body, (), 0)
         self.def_plans["#"] = plan
         if self.defs_out:
             out["$defs"] = self.defs_out

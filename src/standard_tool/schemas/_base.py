@@ -68,12 +68,19 @@ class JSONSchemaEmitter:
     ``library_options`` bypasses the cache, as the options may change the schema.
     """
 
-    __slots__ = ("_cache", "_emit", "_frozen")
+    __slots__ = ("_cache", "_emit", "_frozen", "_native")
 
-    def __init__(self, emit: Emit, *, frozen: bytes | None = None) -> None:
+    def __init__(
+        self, emit: Emit | None = None, *, frozen: bytes | None = None, native: bool = False
+    ) -> None:
+        """Emit what ``emit(side, library_options)`` returns, or else what ``frozen`` holds.
+
+        ``frozen`` is the ``marshal`` bytes of one schema for both sides; ``native``
+        says it is draft 2020-12 already (then sent as it is for that target).
+        """
         self._emit = emit
-        # ``marshal`` bytes of the draft 2020-12 schema (both sides), when the caller has them.
         self._frozen = frozen
+        self._native = native and frozen is not None
         self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] = {}
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
@@ -88,18 +95,24 @@ class JSONSchemaEmitter:
         if target not in SUPPORTED_TARGETS:
             raise UnsupportedTargetError(unsupported_target_message(target))
         if library_options is not None:
-            return convert(self._emit(side, library_options), target)
-        if self._frozen is not None and target == "draft-2020-12":
-            return cast("dict[str, Any]", marshal.loads(self._frozen))
+            return convert(self._source(side, library_options), target)
+        if self._native and target == "draft-2020-12":
+            return cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
         key = (side, target)
         cached = self._cache.get(key)
         if cached is None:
             with _FILLING:
                 cached = self._cache.get(key)
                 if cached is None:
-                    cached = Snapshot(convert(self._emit(side, None), target))
+                    cached = Snapshot(convert(self._source(side, None), target))
                     self._cache[key] = cached
         return cached.get()
+
+    def _source(self, side: str, library_options: Any) -> dict[str, Any]:
+        emit = self._emit
+        if emit is None:
+            return cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
+        return emit(side, library_options)
 
 
 #: How deep a value may nest before the issue for a validator's ``RecursionError`` names it.

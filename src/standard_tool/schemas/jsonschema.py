@@ -409,11 +409,12 @@ class JSONSchemaProps:
 
     __slots__ = (
         "_check_formats",
+        "_draft_2020_12",
+        "_emitter",
         "_frozen",
         "_iter_errors",
         "_patterns",
         "_schema",
-        "json_schema",
     )
 
     version: int = 1
@@ -441,10 +442,8 @@ class JSONSchemaProps:
         self._frozen = frozen
         self._check_formats = check_formats
         self._patterns = False
-        # A plain draft 2020-12 schema's bytes are its draft 2020-12 form already.
-        self.json_schema = JSONSchemaEmitter(
-            self._emit, frozen=frozen if dialect == "draft-2020-12" else None
-        )
+        self._draft_2020_12 = dialect == "draft-2020-12"
+        self._emitter: JSONSchemaEmitter | None = None  # made when first asked for
         # Checking a schema against its metaschema costs about a millisecond (most of
         # building a tool from a dict); a deferred check runs on the first validate.
         self._iter_errors: Callable[[object], Iterator[Any]] | None = None  # None: unchecked
@@ -458,8 +457,19 @@ class JSONSchemaProps:
             schema = self._schema = cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
         return schema
 
-    def _emit(self, side: str, options: object) -> dict[str, Any]:
-        return self._plain()
+    @property
+    def json_schema(self) -> JSONSchemaEmitter:
+        """``input``/``output`` JSON Schema for a target (see the class)."""
+        emitter = self._emitter
+        if emitter is None:
+            frozen = self._frozen
+            if frozen is None:
+                schema = cast("dict[str, Any]", self._schema)
+                emitter = JSONSchemaEmitter(lambda side, options: schema)
+            else:  # emitted from the bytes (a plain draft 2020-12 schema: as they are)
+                emitter = JSONSchemaEmitter(frozen=frozen, native=self._draft_2020_12)
+            self._emitter = emitter
+        return emitter
 
     def check(self) -> None:
         """Check the schema (metaschema, references, patterns) and compile the validator.
