@@ -720,7 +720,7 @@ def _build(
 
 
 def _code_flags(fn: object) -> int | None:
-    """The code flags ``inspect`` reads for a plain function or a method of one, else ``None``.
+    """Return the code flags ``inspect`` reads of a plain function or method, else ``None``.
 
     ``inspect.iscoroutinefunction`` and its siblings were a third of building a tool
     without a schema (``benchmarks/bench_build.py``); for a plain function (not
@@ -729,7 +729,7 @@ def _code_flags(fn: object) -> int | None:
     target = fn.__func__ if type(fn) is types.MethodType else fn
     if type(target) is not types.FunctionType or hasattr(target, "_is_coroutine_marker"):
         return None
-    return cast("types.FunctionType", target).__code__.co_flags
+    return target.__code__.co_flags
 
 
 def _is_async(fn: object, flags: int | None = None) -> bool:
@@ -863,7 +863,7 @@ def _conforming_schema(
     schema: Any, role: str, problems: list[str], coerce: Callable[[Any], Any] | None
 ) -> Any:
     """Return a conforming schema; ``coerce`` (the package's adapters) wraps anything else."""
-    if type(schema) is dict and coerce is not None:  # a JSON Schema: no ``__standard__``
+    if schema.__class__ is dict and coerce is not None:  # a JSON Schema: no ``__standard__``
         try:
             return coerce(schema)
         except (TypeError, ValueError, ImportError) as err:

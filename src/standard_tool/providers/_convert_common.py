@@ -56,7 +56,7 @@ def value_text(value: object, limit: int = VALUE_TEXT_LIMIT) -> str:
         cls = type(value)
         # A scalar written as ``json.dumps`` writes it, without making an encoder.
         if cls is str:
-            text = _encode_string(value)
+            text = _encode_string(cast("str", value))
         elif cls is int:
             text = int.__repr__(cast("int", value))
         elif cls is bool or value is None:
@@ -324,9 +324,6 @@ class AnyOfPlan(Plan):
 # --------------------------------------------------------------------------------------
 
 
-_ABSENT: Any = object()
-
-
 class ToolCache(Generic[_T]):
     """Caches one value per tool object, keyed weakly: it never keeps a tool alive.
 
@@ -343,11 +340,11 @@ class ToolCache(Generic[_T]):
 
     def get(self, tool: object, build: Callable[[], _T]) -> _T:
         try:
-            found = self._weak.get(tool, _ABSENT)
+            return self._weak[tool]
+        except KeyError:
+            pass
         except TypeError:  # not weak-referenceable or not hashable
             return build()
-        if found is not _ABSENT:
-            return cast("_T", found)
         value = build()
         with self._lock:
             return self._weak.setdefault(tool, value)

@@ -387,7 +387,7 @@ def _openai_node(
         if not is_array(required) or set(required) != set(props) or len(required) != len(props):
             problems.add(path, "every property must be listed in required")
         for name, sub in props.items():
-            if type(sub) is dict and sub.keys() <= _LEAF_KEYWORDS and _is_leaf(sub, counts):
+            if sub.__class__ is dict and sub.keys() <= _LEAF_KEYWORDS and _is_leaf(sub, counts):
                 continue  # what the call below would accept, without making its path
             _openai_node(root, sub, (*path, "properties", name), depth, problems, counts)
     if "array" in kinds:
@@ -413,8 +413,8 @@ def _is_leaf(node: dict[str, Any], counts: dict[str, int]) -> bool:
     one and ``"null"``, and perhaps an enum of scalars (then counted as they count it).
     """
     kind = node.get("type")
-    if type(kind) is list:
-        kinds = cast("list[Any]", kind)
+    if kind.__class__ is list:
+        kinds: list[Any] = node["type"]
         if len(kinds) != 2 or kinds[1] != "null":
             return False
         kind = kinds[0]
@@ -423,9 +423,9 @@ def _is_leaf(node: dict[str, Any], counts: dict[str, int]) -> bool:
     enum = node.get("enum")
     if enum is None:
         return True
-    if type(enum) is not list or not enum:
+    if enum.__class__ is not list or not enum:
         return False
-    values = cast("list[Any]", enum)
+    values: list[Any] = enum
     if not all(type(v) in _SCALARS for v in values):
         return False
     counts["enum"] += len(values)

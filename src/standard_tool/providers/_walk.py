@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from typing_extensions import TypeGuard
 
@@ -220,8 +220,8 @@ class Walker:
     # ---------------------------------------------------------------- one node
 
     def node(self, schema: Any, path: Path, depth: int) -> tuple[dict[str, Any], Plan | None]:
-        if type(schema) is dict and schema.keys() <= _LEAF_KEYS:
-            leaf = self._leaf(cast("dict[str, Any]", schema))
+        if schema.__class__ is dict and schema.keys() <= _LEAF_KEYS:
+            leaf = self._leaf(schema)
             if leaf is not None:
                 return leaf, None
         if schema is False:
@@ -247,7 +247,7 @@ class Walker:
         return self._describe(out, node, notes), plan
 
     def _leaf(self, schema: dict[str, Any], optional: bool = False) -> dict[str, Any] | None:
-        """What ``node`` returns for a typed string, number or boolean with a description.
+        """Return what ``node`` does for a typed string, number or boolean with a description.
 
         The commonest node of a tool's schema (four in five properties of the Berkeley
         Function Calling Leaderboard's tools), rewritten in one step to the result of
@@ -263,8 +263,8 @@ class Walker:
         out: dict[str, Any]
         if enum is _NO_ENUM:
             out = {"type": [kind, "null"] if optional else kind}
-        elif kind == "string" and type(enum) is list and enum:
-            values = cast("list[Any]", enum)
+        elif kind == "string" and enum.__class__ is list and enum:
+            values: list[Any] = enum
             if not all(type(v) is str for v in values):
                 return None
             self.enum_values += len(values)
@@ -665,11 +665,11 @@ class Walker:
         for name, sub in props.items():
             optional = self.rules.all_required and name not in required
             if (
-                type(sub) is dict
+                sub.__class__ is dict
                 and sub.keys() <= _LEAF_KEYS
                 and not (optional and self.rules.nullable_keyword)
             ):
-                leaf = self._leaf(cast("dict[str, Any]", sub), optional)
+                leaf = self._leaf(sub, optional)
                 if leaf is not None:
                     if optional:
                         drop_null.add(name)

@@ -365,20 +365,24 @@ def _pattern_problem(schema: object) -> str | None:
 _PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _frozen(schema: object) -> bytes | None:
-    """``schema``'s ``marshal`` bytes when it is plain JSON, else ``None`` (then it is copied).
+def _frozen(schema: Any) -> bytes | None:
+    """Return ``schema``'s ``marshal`` bytes when it is plain JSON, else ``None``.
 
-    Plain JSON is dicts, lists, strings, numbers, booleans and
-    ``None``, within ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one that
-    contains itself is not): the bytes then read back as exactly the copy
-    ``copy_schema`` makes. Checking walks the schema without building anything.
+    Plain JSON is dicts, lists, strings, numbers, booleans and ``None``, within
+    ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one that contains itself is
+    not): the bytes then read back as exactly the copy ``copy_schema`` makes (format
+    version 2 writes a dict met twice twice, as the copy does). Checking walks the
+    schema without building anything; anything else is copied at once instead.
     """
-    if type(schema) is not dict or not _plain_within(schema, MAX_SCHEMA_DEPTH):
+    if schema.__class__ is not dict or not _plain_within(schema, MAX_SCHEMA_DEPTH):
         return None
-    return marshal.dumps(schema, 2)  # version 2: no shared references, as a copy
+    try:
+        return marshal.dumps(schema, 2)
+    except ValueError:  # a value passing for a plain one (its ``__class__`` says so)
+        return None
 
 
-def _plain_within(container: object, depth: int) -> bool:
+def _plain_within(container: Any, depth: int) -> bool:
     """Whether a dict's values or a list's items are plain JSON, ``depth`` levels down.
 
     Keys are not looked at: the copy keeps them as they are, and ``marshal`` refuses
@@ -386,9 +390,9 @@ def _plain_within(container: object, depth: int) -> bool:
     """
     if depth < 0:
         return False
-    items = cast("dict[object, object]", container).values() if type(container) is dict else cast("list[object]", container)
+    items: Iterable[Any] = container.values() if container.__class__ is dict else container
     for item in items:
-        cls = type(item)
+        cls = item.__class__
         if cls is dict or cls is list:
             if not _plain_within(item, depth - 1):
                 return False
@@ -421,23 +425,25 @@ class JSONSchemaProps:
     vendor: str = "jsonschema"
 
     def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
-        self._setup(schema, None, check_formats=check_formats, defer_check=defer_check)
+        self._setup(schema, schema, None, check_formats=check_formats, defer_check=defer_check)
 
     def _setup(
         self,
+        source: Mapping[str, Any],
         schema: dict[str, Any] | None,
         frozen: bytes | None,
         *,
         check_formats: bool,
         defer_check: bool,
-        dialect: str | None = None,
     ) -> None:
-        """Set up from ``schema``, or from ``frozen``: its ``marshal`` bytes, read when needed."""
-        if dialect is None:
-            try:
-                dialect = detect_dialect(cast("dict[str, Any]", schema))  # names another dialect: refused now, deferred or not
-            except SchemaConversionError as err:
-                raise InvalidSchemaError(f"from_json_schema: {err}") from None
+        """Set up from ``schema``, or from ``frozen``: its ``marshal`` bytes, read when needed.
+
+        ``source`` is the schema as given, for its dialect.
+        """
+        try:
+            dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
+        except SchemaConversionError as err:
+            raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
         self._frozen = frozen
         self._check_formats = check_formats
@@ -451,10 +457,12 @@ class JSONSchemaProps:
             self.check()
 
     def _plain(self) -> dict[str, Any]:
-        """The schema, read from its bytes the first time it is needed."""
+        """Return the schema, read from its bytes the first time it is needed."""
         schema = self._schema
         if schema is None:
-            schema = self._schema = cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
+            schema = self._schema = cast(
+                "dict[str, Any]", marshal.loads(cast("bytes", self._frozen))
+            )
         return schema
 
     @property
@@ -596,31 +604,26 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        props = JSONSchemaProps.__new__(JSONSchemaProps)
+        # A plain dict whose check waits is kept as bytes until first needed: a tool
+        # never called makes no Python copy of it (for the garbage collector to walk).
         frozen = _frozen(schema) if defer_check else None
-        if frozen is not None:
-            # Kept as bytes until first needed: a tool that is never called copies
-            # nothing into Python objects (which the garbage collector would walk).
-            try:
-                dialect = detect_dialect(schema)
-            except SchemaConversionError as err:
-                raise InvalidSchemaError(f"from_json_schema: {err}") from None
-            props._setup(
-                None, frozen, check_formats=check_formats, defer_check=True, dialect=dialect
-            )
-        else:
+        copied = None
+        if frozen is None:
             try:  # bounded: a deep or self-containing schema stops the copy early
                 copied = copy_schema(schema, max_depth=MAX_SCHEMA_DEPTH)
             except SchemaConversionError:
                 problem = _shape_problem(schema) or "the schema nests too deeply"
                 raise InvalidSchemaError(f"from_json_schema: {problem}") from None
-            props._setup(copied, None, check_formats=check_formats, defer_check=defer_check)
+        props = JSONSchemaProps.__new__(JSONSchemaProps)
+        props._setup(  # pyright: ignore[reportPrivateUsage]
+            schema, copied, frozen, check_formats=check_formats, defer_check=defer_check
+        )
         self.__standard__ = props
 
     @property
     def schema(self) -> dict[str, Any]:
         """The (copied) JSON Schema."""
-        return self.__standard__._plain()
+        return self.__standard__._plain()  # pyright: ignore[reportPrivateUsage]
 
     def check(self) -> None:
         """Check the schema now, if it has not been checked yet (see ``defer_check``).
