@@ -580,7 +580,9 @@ class JSONSchema:
             references and its patterns on the first ``validate`` (or an explicit
             ``check()``) instead of now. The builder defers it for a JSON Schema
             dict, so a tool that is never called costs next to nothing; the error
-            is the same, raised then.
+            is the same, raised then. A plain JSON dict is then also kept as
+            ``marshal`` bytes until first needed, instead of copied into Python
+            objects now.
 
     Attributes:
         schema: the (copied) JSON Schema.
