@@ -231,9 +231,11 @@ def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> O
     if not problems:
         view = cls.__new__(cls)
         # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.
-        for name, value in (("_schema", Snapshot(out, lend=True)), ("strict", True),
-                            ("reason", None), ("_plan", plan)):  # fmt: skip
-            object.__setattr__(view, name, value)
+        setattr_ = object.__setattr__
+        setattr_(view, "_schema", Snapshot(out, lend=True))
+        setattr_(view, "strict", True)
+        setattr_(view, "reason", None)
+        setattr_(view, "_plan", plan)
         return view
     reason = truncate_text(reasons_text(problems), _MAX_REASON)
     return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)

@@ -662,14 +662,19 @@ class Walker:
         out_props: dict[str, Any] = {}
         plans: dict[str, Plan | None] = {}
         drop_null: set[str] = set()
+        all_required, nullable_keyword, leaf_of = (
+            self.rules.all_required,
+            self.rules.nullable_keyword,
+            self._leaf,
+        )
         for name, sub in props.items():
-            optional = self.rules.all_required and name not in required
+            optional = all_required and name not in required
             if (
                 sub.__class__ is dict
                 and sub.keys() <= _LEAF_KEYS
-                and not (optional and self.rules.nullable_keyword)
+                and not (optional and nullable_keyword)
             ):
-                leaf = self._leaf(sub, optional)
+                leaf = leaf_of(sub, optional)
                 if leaf is not None:
                     if optional:
                         drop_null.add(name)
