@@ -110,6 +110,44 @@ def test_a_generator_handler_is_drained_too() -> None:
     assert built.execute(2) == "step 1"
 
 
+class _Handlers:
+    async def fetch(self, n: int) -> int:
+        return n
+
+    def steps(self, n: int) -> Iterator[int]:
+        yield from range(n + 1)
+
+
+def test_a_method_handler_is_read_as_its_function_is() -> None:
+    """Async and generator methods are told apart as the functions they bind."""
+    handlers = _Handlers()
+    fetched = standard_tool(name="fetch", description="Fetch.", execute=handlers.fetch)
+    assert asyncio.run(fetched.execute(2)) == 2
+    stepped = standard_tool(name="steps", description="Steps.", execute=handlers.steps)
+    assert stepped.execute(2) == 2
+
+
+def test_a_function_marked_as_a_coroutine_function_builds_an_async_tool() -> None:
+    """``inspect.markcoroutinefunction`` (3.12+) makes a plain function count as async."""
+    import inspect
+
+    async def later(n: int) -> int:
+        return n
+
+    def handler(n: int) -> Any:
+        return later(n)
+
+    mark = getattr(inspect, "markcoroutinefunction", None)
+    if mark is None:  # before 3.12 nothing marks a function: a plain one builds a sync tool
+        assert not inspect.iscoroutinefunction(
+            standard_tool(name="now", description="Now.", execute=lambda n: n).execute
+        )
+        return
+    built = standard_tool(name="later", description="Later.", execute=mark(handler))
+    assert inspect.iscoroutinefunction(built.execute)
+    assert asyncio.run(built.execute(4)) == 4
+
+
 def test_the_core_builder_refuses_a_generator_handler_at_definition() -> None:
     async def count(n: int) -> AsyncIterator[int]:
         yield n

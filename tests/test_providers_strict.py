@@ -473,3 +473,72 @@ def test_a_plain_schema_tool_gets_the_same_rewrite_as_its_dict() -> None:
         name="p", description="d", execute=lambda x: x, input_schema=PlainSchema(schema)
     )
     assert openai_strict(tool).schema == strict(schema).schema
+
+
+# ------------------------------------------- the direct path of scalar leaves and plain roots
+
+_TEXT = st.one_of(st.text(max_size=12), st.just("x" * 1000), st.just("y" * 999), st.integers())
+_LEAVES = st.fixed_dictionaries(
+    {"type": st.sampled_from(["string", "number", "integer", "boolean", "null", "object"])},
+    optional={
+        "description": _TEXT,
+        "title": _TEXT,
+        "default": st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(),
+                             st.lists(st.integers(), max_size=2)),
+        "enum": st.lists(st.one_of(st.text(max_size=3), st.none(), st.integers()), max_size=3),
+    },
+)  # fmt: skip
+_PLAIN_ROOTS = st.dictionaries(st.text(min_size=1, max_size=4), _LEAVES, max_size=5).flatmap(
+    lambda props: st.fixed_dictionaries(
+        {
+            "type": st.just("object"),
+            "properties": st.just(props),
+            "required": st.lists(st.sampled_from(sorted(props) or ["absent"]), unique=True),
+        },
+        optional={"description": _TEXT, "title": _TEXT},
+    )
+)
+
+
+def _general(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with a ``$comment`` (dropped by the rewrite) on every node: no direct path."""
+    props = {name: {**sub, "$comment": "c"} for name, sub in schema["properties"].items()}
+    return {**schema, "properties": props, "$comment": "c"}
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(schema=_PLAIN_ROOTS)
+def test_plain_roots_and_scalar_leaves_rewrite_as_the_general_path_does(
+    schema: dict[str, Any],
+) -> None:
+    """The direct path for the commonest nodes gives what the general steps give."""
+    import json
+
+    direct, general = strict(schema), strict(_general(schema))
+    assert (direct.strict, direct.reason) == (general.strict, general.reason)
+    sent = general.schema
+    if not general.strict:  # sent as given: without the comments it was given
+        sent = {k: v for k, v in sent.items() if k != "$comment"}
+        sent["properties"] = {
+            name: {k: v for k, v in sub.items() if k != "$comment"}
+            for name, sub in sent["properties"].items()
+        }
+    assert json.dumps(direct.schema) == json.dumps(sent)  # key order too
+    assert check_openai_strict(direct.schema) == check_openai_strict(sent)
+    nulls = dict.fromkeys(schema["properties"])
+    assert direct.decode(nulls) == general.decode(nulls)
+    for sub in schema["properties"].values():  # below an array: ``node``'s direct path
+        direct = strict(obj({"a": {"type": "array", "items": sub}}, ["a"]))
+        general = strict(obj({"a": {"type": "array", "items": {**sub, "$comment": "c"}}}, ["a"]))
+        assert (direct.strict, direct.reason) == (general.strict, general.reason)
+        if direct.strict:
+            assert json.dumps(direct.schema) == json.dumps(general.schema)
+
+
+def test_the_enum_values_of_direct_leaves_count_toward_the_limit() -> None:
+    leaf = {"type": "string", "enum": [f"v{i}" for i in range(600)]}
+    required = strict(obj({"a": leaf, "b": leaf}, ["a", "b"]))
+    assert "has 1200 enum values; OpenAI allows 1000" in str(required.reason)
+    half = {"type": "string", "enum": [f"v{i}" for i in range(500)]}
+    optional = strict(obj({"a": half, "b": half}, []))  # each gains a null: 501 + 501
+    assert "has 1002 enum values; at most 1000 are allowed" in str(optional.reason)

@@ -14,6 +14,7 @@ from standard_tool import (
     Issue,
     StandardToolValidationError,
     SuccessResult,
+    ToolDefinitionError,
     input_json_schema,
     is_standard_json_schema,
     is_standard_schema,
@@ -202,6 +203,119 @@ def test_a_tool_built_from_a_dict_checks_its_schema_on_first_use() -> None:
     assert input_json_schema(built)["properties"]["a"]["minimum"] == "zero"
     with pytest.raises(InvalidSchemaError, match=BAD_MESSAGE):
         built.execute({"a": 1})
+
+
+# -- a tool built from a dict keeps its schema as bytes until it is first needed --------
+
+
+def test_a_deferred_schema_is_the_dict_as_it_was_when_wrapped() -> None:
+    source: dict[str, Any] = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    deferred = from_json_schema(source, defer_check=True)
+    source["properties"]["a"]["type"] = "string"  # later changes have no effect
+    source["required"] = ["a"]
+    expected = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    assert deferred.schema == expected
+    assert input_json_schema(standard_tool(name="t", description="d", input_schema=expected,
+                                           execute=lambda value: value)) == expected  # fmt: skip
+    assert deferred.__standard__.validate({"a": 1}) == SuccessResult({"a": 1})
+    assert deferred.__standard__.validate({"a": "1"}).issues == (Issue("expected integer", ("a",)),)
+
+
+def _schema_dicts_held(obj: object) -> int:
+    """How many dicts with ``properties`` ``obj`` holds, a few references down."""
+    import gc
+
+    found, seen, level = 0, set(), [obj]
+    for _ in range(4):
+        below = []
+        for item in level:
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            found += isinstance(item, dict) and "properties" in item
+            below.extend(gc.get_referents(item))
+        level = below
+    return found
+
+
+def test_a_tool_built_from_a_dict_holds_no_python_copy_of_it_until_first_used() -> None:
+    """A tool that is never called costs next to nothing: its schema waits as bytes."""
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    built = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
+    assert _schema_dicts_held(built.input_schema) == 0
+    assert built.execute({"a": 1}) == {"a": 1}
+    assert _schema_dicts_held(built.input_schema) == 1  # read once, for the validator
+    wrapped = from_json_schema(schema, defer_check=True)
+    assert _schema_dicts_held(wrapped) == 0
+    assert wrapped.schema == schema
+    assert _schema_dicts_held(wrapped) == 1
+
+
+def test_each_emission_of_a_deferred_schema_is_a_fresh_copy() -> None:
+    deferred = from_json_schema({"properties": {"a": {"enum": [1, 2]}}}, defer_check=True)
+    first = deferred.__standard__.json_schema.input(target="draft-2020-12")
+    first["properties"]["a"]["enum"].append(3)
+    assert deferred.__standard__.json_schema.input(target="draft-2020-12") == {
+        "properties": {"a": {"enum": [1, 2]}}
+    }
+    assert deferred.schema == {"properties": {"a": {"enum": [1, 2]}}}
+
+
+@pytest.mark.parametrize("target", ["draft-2020-12", "draft-07", "openapi-3.0"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        WEATHER,
+        {"$schema": DRAFT_07_URI, "definitions": {"N": {"type": "integer"}},
+         "properties": {"n": {"$ref": "#/definitions/N"}, "t": {"items": [{"type": "string"}]}}},
+        {"properties": {"a": {"enum": ("x", "y")}}},  # a tuple: copied as a list
+        {"properties": {"a": MappingProxyType({"type": "string"})}},  # not a dict: copied
+    ],
+)  # fmt: skip
+def test_a_deferred_schema_emits_what_an_eager_one_does(source: Any, target: str) -> None:
+    deferred, eager = from_json_schema(source, defer_check=True), from_json_schema(source)
+    assert deferred.schema == eager.schema
+    for side in ("input", "output"):
+        emitted = getattr(deferred.__standard__.json_schema, side)(target=target)
+        assert emitted == getattr(eager.__standard__.json_schema, side)(target=target)
+
+
+def test_a_subschema_in_two_places_is_copied_into_two_dicts() -> None:
+    """The copy shares nothing, as ``copy_schema`` makes it, even when the source does."""
+    shared = {"type": "string"}
+    deferred = from_json_schema({"properties": {"a": shared, "b": shared}}, defer_check=True)
+    copy = deferred.__standard__.json_schema.input(target="draft-2020-12")
+    copy["properties"]["a"]["type"] = "integer"
+    assert copy["properties"]["b"] == {"type": "string"}
+    assert deferred.schema["properties"]["a"] is not deferred.schema["properties"]["b"]
+
+
+@pytest.mark.parametrize("levels", [129, 150])
+def test_a_tool_built_from_a_dict_nested_too_deeply_is_refused_when_built(levels: int) -> None:
+    """The depth is checked when the tool is built, as before: only the metaschema waits."""
+    with pytest.raises(ToolDefinitionError, match=r"nests more than 128 levels deep"):
+        standard_tool(
+            name="t", description="d", input_schema=_nested_schema(levels), execute=lambda v: v
+        )
+
+
+def test_a_tool_built_from_a_dict_that_contains_itself_is_refused_when_built() -> None:
+    looped: dict[str, Any] = {"type": "object", "properties": {}}
+    looped["properties"]["self"] = looped
+    with pytest.raises(ToolDefinitionError, match=r"contains itself at /properties/self"):
+        standard_tool(name="t", description="d", input_schema=looped, execute=lambda v: v)
+
+
+@pytest.mark.parametrize("levels", [64, 65])  # the deepest accepted, and one level more
+def test_a_deferred_schema_is_refused_for_its_depth_as_an_eager_one(levels: int) -> None:
+    def outcome(defer_check: bool) -> object:
+        try:
+            return from_json_schema(_nested_schema(levels), defer_check=defer_check).schema
+        except InvalidSchemaError as err:
+            return str(err)
+
+    assert outcome(True) == outcome(False)
+    assert isinstance(outcome(True), dict) == (levels == 64)
 
 
 def test_an_unsupported_dialect_is_refused_even_when_the_check_is_deferred() -> None:
@@ -458,3 +572,18 @@ def test_a_key_that_takes_too_long_to_match_is_refused_not_let_through() -> None
         'took too long to match the pattern "^(a|aa)+$"',
         "unexpected property",
     }
+
+
+def test_a_value_passing_for_a_string_is_kept_as_before() -> None:
+    """An object whose ``__class__`` says ``str`` is no plain string: copied as before."""
+
+    class Posing:
+        @property
+        def __class__(self) -> type:  # type: ignore[override]
+            return str
+
+    posing = Posing()
+    source = {"properties": {"a": {"type": "string", "default": posing}}}
+    deferred, eager = from_json_schema(source, defer_check=True), from_json_schema(source)
+    assert deferred.schema == eager.schema
+    assert deferred.schema["properties"]["a"]["default"] is posing

@@ -361,6 +361,20 @@ def _build_sync_run(
 
             return run_fast
         validate_in = check_in
+        if arity == 1:  # the common handler, called without ``call1`` between
+
+            def run_in_1(input: Any = None, meta: Any = None) -> Any:
+                result = validate_in(input)
+                try:
+                    failed = result.issues is not None
+                except AttributeError:
+                    failed = False
+                    unwrap_result("input", result)  # raises: not a result
+                if failed:
+                    raise _EagerValidationError("input", result.issues)
+                return handler(result.value)
+
+            return run_in_1
 
         def run_in(input: Any = None, meta: Any = None) -> Any:
             result = validate_in(input)
@@ -727,7 +741,8 @@ def _build(
         raise ToolDefinitionError(
             f"standard_tool: execute must be callable, got {_describe(execute)}"
         )
-    handler = _drained(execute)
+    flags = _code_flags(execute)
+    handler = _drained(execute, flags)
     if name is None:
         name = getattr(execute, "__name__", None)
         if name is None or name == "<lambda>":
@@ -756,8 +771,8 @@ def _build(
     check_out = None if output_schema is None else output_schema.__standard__.validate
     fast_in = _fast_path(input_schema)
     fast_out = _fast_path(output_schema)
-    handler_async = is_async_callable(handler)
-    runs_async = handler_async or is_async_callable(check_in) or is_async_callable(check_out)
+    handler_async = _is_async(handler, flags if handler is execute else None)
+    runs_async = handler_async or _is_async(check_in) or _is_async(check_out)
     fields: dict[str, Any] = {
         "name": name,
         "title": title,
@@ -782,8 +797,34 @@ def _build(
     return built
 
 
-def _drained(execute: Callable[..., Any]) -> Callable[..., Any]:
+def _code_flags(fn: object) -> int | None:
+    """Return the code flags ``inspect`` reads of a plain function or method, else ``None``.
+
+    ``inspect.iscoroutinefunction`` and its siblings were a third of building a tool
+    without a schema (``benchmarks/bench_build.py``); for a plain function (not
+    marked with ``inspect.markcoroutinefunction``) they read exactly these flags.
+    """
+    target = fn.__func__ if type(fn) is types.MethodType else fn
+    if type(target) is not types.FunctionType or hasattr(target, "_is_coroutine_marker"):
+        return None
+    return target.__code__.co_flags
+
+
+def _is_async(fn: object, flags: int | None = None) -> bool:
+    """``is_async_callable(fn)``, read from the code flags when ``fn`` is a plain function."""
+    if fn is None:
+        return False
+    if flags is None:
+        flags = _code_flags(fn)
+    if flags is None:
+        return is_async_callable(fn)
+    return bool(flags & inspect.CO_COROUTINE)
+
+
+def _drained(execute: Callable[..., Any], flags: int | None = None) -> Callable[..., Any]:
     """Turn a generator handler into a function: each value yielded is progress."""
+    if flags is not None and not flags & (inspect.CO_ASYNC_GENERATOR | inspect.CO_GENERATOR):
+        return execute
     if inspect.isasyncgenfunction(execute):
 
         @functools.wraps(execute)
@@ -900,6 +941,12 @@ def _conforming_schema(
     schema: Any, role: str, problems: list[str], coerce: Callable[[Any], Any] | None
 ) -> Any:
     """Return a conforming schema; ``coerce`` (the package's adapters) wraps anything else."""
+    if schema.__class__ is dict and coerce is not None:  # a JSON Schema: no ``__standard__``
+        try:
+            return coerce(schema)
+        except (TypeError, ValueError, ImportError) as err:
+            problems.append(f"{role}: {err}")
+            return None
     if schema is None or (is_standard_schema(schema) and is_standard_json_schema(schema)):
         return schema
     if is_standard_schema(schema):

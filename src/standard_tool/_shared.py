@@ -119,12 +119,13 @@ class Snapshot(Generic[_T]):
 
     JSON data is kept as ``marshal`` bytes, so each copy costs one C-level read (about
     two thirds of ``fresh_copy``); anything else is kept as a deep copy and deep-copied
-    again on the way out.
+    again on the way out. With ``lend``, the first ``get`` returns ``value`` itself
+    instead of a copy: for a value nobody else holds, that is as good as a copy.
     """
 
-    __slots__ = ("_data", "_value")
+    __slots__ = ("_data", "_lent", "_value")
 
-    def __init__(self, value: _T) -> None:
+    def __init__(self, value: _T, *, lend: bool = False) -> None:
         try:
             self._data: bytes | None = marshal.dumps(cast("Any", value))
             self._value: _T | None = None
@@ -133,9 +134,17 @@ class Snapshot(Generic[_T]):
 
             self._data = None
             self._value = copy.deepcopy(value)
+        self._lent: list[_T] | None = [value] if lend else None
 
     def get(self) -> _T:
         """Return a fresh deep copy of the value."""
+        lent = self._lent
+        if lent is not None:
+            self._lent = None
+            try:
+                return lent.pop()  # atomic: one caller gets it, any other a copy
+            except IndexError:
+                pass
         data = self._data
         if data is not None:
             return cast("_T", marshal.loads(data))

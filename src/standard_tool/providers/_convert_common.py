@@ -53,10 +53,23 @@ def is_array(value: object) -> TypeGuard[list[Any]]:
 def value_text(value: object, limit: int = VALUE_TEXT_LIMIT) -> str:
     """Render of ``value`` for messages and descriptions."""
     try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=False, default=repr)
+        cls = type(value)
+        # A scalar written as ``json.dumps`` writes it, without making an encoder.
+        if cls is str:
+            text = _encode_string(cast("str", value))
+        elif cls is int:
+            text = int.__repr__(cast("int", value))
+        elif cls is bool or value is None:
+            text = "true" if value is True else "false" if value is False else "null"
+        else:
+            text = json.dumps(value, ensure_ascii=False, sort_keys=False, default=repr)
     except (TypeError, ValueError):  # circular structures
         text = repr(value)
     return truncate_text(text, limit)
+
+
+#: ``json.dumps(text, ensure_ascii=False)`` for a ``str``.
+_encode_string: Callable[[str], str] = getattr(json.encoder, "encode_basestring")  # noqa: B009
 
 
 def reasons_text(problems: list[str], most: int = 8) -> str:

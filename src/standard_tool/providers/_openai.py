@@ -229,7 +229,14 @@ def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> O
     """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
     if not problems:
-        return cls(schema=out, strict=True, reason=None, plan=plan)
+        view = cls.__new__(cls)
+        # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.
+        setattr_ = object.__setattr__
+        setattr_(view, "_schema", Snapshot(out, lend=True))
+        setattr_(view, "strict", True)
+        setattr_(view, "reason", None)
+        setattr_(view, "_plan", plan)
+        return view
     reason = truncate_text(reasons_text(problems), _MAX_REASON)
     return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
@@ -312,7 +319,9 @@ def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         if is_object(defs):
             for name, sub in defs.items():
                 _openai_node(schema, sub, (group, name), 0, problems, counts)
-    body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    body = schema
+    if "$defs" in schema or "definitions" in schema:
+        body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
     _openai_node(schema, body, (), 0, problems, counts)
     if counts["properties"] > 5000:
         problems.add((), f"has {counts['properties']} properties; at most 5000 are allowed")
@@ -331,6 +340,8 @@ def _openai_node(
 ) -> None:
     if not is_object(node):
         problems.add(path, "must be a schema object")
+        return
+    if node.keys() <= _LEAF_KEYWORDS and _is_leaf(node, counts):
         return
     check_keywords(node, path, problems, _OPENAI_KEYWORDS, "in strict mode")
     ref = node.get("$ref")
@@ -378,6 +389,8 @@ def _openai_node(
         if not is_array(required) or set(required) != set(props) or len(required) != len(props):
             problems.add(path, "every property must be listed in required")
         for name, sub in props.items():
+            if sub.__class__ is dict and sub.keys() <= _LEAF_KEYWORDS and _is_leaf(sub, counts):
+                continue  # what the call below would accept, without making its path
             _openai_node(root, sub, (*path, "properties", name), depth, problems, counts)
     if "array" in kinds:
         if "items" not in node:
@@ -387,6 +400,38 @@ def _openai_node(
     fmt = node.get("format")
     if fmt is not None and fmt not in OPENAI_FORMATS:
         problems.add(path, f"format {value_text(fmt)} is not supported in strict mode")
+
+
+#: The keywords of a node ``_is_leaf`` may pass without the general checks.
+_LEAF_KEYWORDS = frozenset({"type", "description", "title", "enum"})
+_LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_leaf(node: dict[str, Any], counts: dict[str, int]) -> bool:
+    """Whether ``node`` is a typed scalar the general checks of ``_openai_node`` accept.
+
+    Most nodes of a rewritten schema are (what ``Walker._leaf`` makes): one type, or
+    one and ``"null"``, and perhaps an enum of scalars (then counted as they count it).
+    """
+    kind = node.get("type")
+    if kind.__class__ is list:
+        kinds: list[Any] = node["type"]
+        if len(kinds) != 2 or kinds[1] != "null":
+            return False
+        kind = kinds[0]
+    if type(kind) is not str or kind not in _LEAF_TYPES:
+        return False
+    enum = node.get("enum")
+    if enum is None:
+        return True
+    if enum.__class__ is not list or not enum:
+        return False
+    values: list[Any] = enum
+    if not all(type(v) in _SCALARS for v in values):
+        return False
+    counts["enum"] += len(values)
+    return True
 
 
 # --------------------------------------------------------------------------------------

@@ -79,8 +79,8 @@ def as_standard_schema(obj: object, *, defer_check: bool = False) -> ToolSchema[
         >>> schema.__standard__.validate(3).value
         3
     """
-    if is_standard_schema(obj) and is_standard_json_schema(obj):
-        return cast("ToolSchema[object, Any]", obj)
+    if type(obj) is not dict and is_standard_schema(obj) and is_standard_json_schema(obj):
+        return cast("ToolSchema[object, Any]", obj)  # (a plain dict has no ``__standard__``)
     if isinstance(obj, Mapping):
         module: Any = _adapter("jsonschema")
         return module.JSONSchema(obj, defer_check=defer_check)  # type: ignore[no-any-return]

@@ -5,6 +5,7 @@ Layer: schema adapters.
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, cast
@@ -54,6 +55,11 @@ class InvalidSchemaError(StandardToolError, ValueError):
     __slots__ = ()
 
 
+#: Held while an emitter fills its cache: one lock for all, reentrant (a lock per emitter is
+#: one more object per tool for the garbage collector to walk, for a rare event).
+_FILLING = threading.RLock()
+
+
 class JSONSchemaEmitter:
     """A ``json_schema`` object: ``input``/``output`` for any supported target.
 
@@ -62,12 +68,20 @@ class JSONSchemaEmitter:
     ``library_options`` bypasses the cache, as the options may change the schema.
     """
 
-    __slots__ = ("_cache", "_emit", "_lock")
+    __slots__ = ("_cache", "_emit", "_frozen", "_native")
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(
+        self, emit: Emit | None = None, *, frozen: bytes | None = None, native: bool = False
+    ) -> None:
+        """Emit what ``emit(side, library_options)`` returns, or else what ``frozen`` holds.
+
+        ``frozen`` is the ``marshal`` bytes of one schema for both sides; ``native``
+        says it is draft 2020-12 already (then sent as it is for that target).
+        """
         self._emit = emit
+        self._frozen = frozen
+        self._native = native and frozen is not None
         self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] = {}
-        self._lock = threading.Lock()
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema of what ``validate`` accepts, for ``target``."""
@@ -81,16 +95,24 @@ class JSONSchemaEmitter:
         if target not in SUPPORTED_TARGETS:
             raise UnsupportedTargetError(unsupported_target_message(target))
         if library_options is not None:
-            return convert(self._emit(side, library_options), target)
+            return convert(self._source(side, library_options), target)
+        if self._native and target == "draft-2020-12":
+            return cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
         key = (side, target)
         cached = self._cache.get(key)
         if cached is None:
-            with self._lock:
+            with _FILLING:
                 cached = self._cache.get(key)
                 if cached is None:
-                    cached = Snapshot(convert(self._emit(side, None), target))
+                    cached = Snapshot(convert(self._source(side, None), target))
                     self._cache[key] = cached
         return cached.get()
+
+    def _source(self, side: str, library_options: Any) -> dict[str, Any]:
+        emit = self._emit
+        if emit is None:
+            return cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
+        return emit(side, library_options)
 
 
 #: How deep a value may nest before the issue for a validator's ``RecursionError`` names it.

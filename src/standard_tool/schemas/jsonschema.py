@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import marshal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
@@ -361,6 +362,45 @@ def _pattern_problem(schema: object) -> str | None:
     return None
 
 
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _frozen(schema: Any) -> bytes | None:
+    """Return ``schema``'s ``marshal`` bytes when it is plain JSON, else ``None``.
+
+    Plain JSON is dicts, lists, strings, numbers, booleans and ``None``, within
+    ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one that contains itself is
+    not): the bytes then read back as exactly the copy ``copy_schema`` makes (format
+    version 2 writes a dict met twice twice, as the copy does). Checking walks the
+    schema without building anything; anything else is copied at once instead.
+    """
+    if schema.__class__ is not dict or not _plain_within(schema, MAX_SCHEMA_DEPTH):
+        return None
+    try:
+        return marshal.dumps(schema, 2)
+    except ValueError:  # a value passing for a plain one (its ``__class__`` says so)
+        return None
+
+
+def _plain_within(container: Any, depth: int) -> bool:
+    """Whether a dict's values or a list's items are plain JSON, ``depth`` levels down.
+
+    Keys are not looked at: the copy keeps them as they are, and ``marshal`` refuses
+    a key it cannot write.
+    """
+    if depth < 0:
+        return False
+    items: Iterable[Any] = container.values() if container.__class__ is dict else container
+    for item in items:
+        cls = item.__class__
+        if cls is dict or cls is list:
+            if not _plain_within(item, depth - 1):
+                return False
+        elif cls not in _PLAIN_SCALARS:
+            return False
+    return True
+
+
 class JSONSchemaProps:
     """The ``__standard__`` object of a ``JSONSchema``.
 
@@ -371,25 +411,73 @@ class JSONSchemaProps:
             itself (both sides), converted by ``standard_tool.dialects``.
     """
 
-    __slots__ = ("_check_formats", "_iter_errors", "_patterns", "_schema", "json_schema")
+    __slots__ = (
+        "_check_formats",
+        "_draft_2020_12",
+        "_emitter",
+        "_frozen",
+        "_iter_errors",
+        "_patterns",
+        "_schema",
+    )
 
     version: int = 1
     vendor: str = "jsonschema"
 
     def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
+        self._setup(schema, schema, None, check_formats=check_formats, defer_check=defer_check)
+
+    def _setup(
+        self,
+        source: Mapping[str, Any],
+        schema: dict[str, Any] | None,
+        frozen: bytes | None,
+        *,
+        check_formats: bool,
+        defer_check: bool,
+    ) -> None:
+        """Set up from ``schema``, or from ``frozen``: its ``marshal`` bytes, read when needed.
+
+        ``source`` is the schema as given, for its dialect.
+        """
         try:
-            detect_dialect(schema)  # names another dialect: refused now, deferred or not
+            dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
         except SchemaConversionError as err:
             raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
+        self._frozen = frozen
         self._check_formats = check_formats
         self._patterns = False
-        self.json_schema = JSONSchemaEmitter(lambda side, options: schema)
+        self._draft_2020_12 = dialect == "draft-2020-12"
+        self._emitter: JSONSchemaEmitter | None = None  # made when first asked for
         # Checking a schema against its metaschema costs about a millisecond (most of
         # building a tool from a dict); a deferred check runs on the first validate.
-        self._iter_errors: Callable[[object], Iterator[Any]] = self._first_iter_errors
+        self._iter_errors: Callable[[object], Iterator[Any]] | None = None  # None: unchecked
         if not defer_check:
             self.check()
+
+    def _plain(self) -> dict[str, Any]:
+        """Return the schema, read from its bytes the first time it is needed."""
+        schema = self._schema
+        if schema is None:
+            schema = self._schema = cast(
+                "dict[str, Any]", marshal.loads(cast("bytes", self._frozen))
+            )
+        return schema
+
+    @property
+    def json_schema(self) -> JSONSchemaEmitter:
+        """``input``/``output`` JSON Schema for a target (see the class)."""
+        emitter = self._emitter
+        if emitter is None:
+            frozen = self._frozen
+            if frozen is None:
+                schema = cast("dict[str, Any]", self._schema)
+                emitter = JSONSchemaEmitter(lambda side, options: schema)
+            else:  # emitted from the bytes (a plain draft 2020-12 schema: as they are)
+                emitter = JSONSchemaEmitter(frozen=frozen, native=self._draft_2020_12)
+            self._emitter = emitter
+        return emitter
 
     def check(self) -> None:
         """Check the schema (metaschema, references, patterns) and compile the validator.
@@ -400,9 +488,9 @@ class JSONSchemaProps:
             InvalidSchemaError: the schema is not valid for its dialect, or has a
                 reference or a pattern that cannot be used.
         """
-        if self._iter_errors != self._first_iter_errors:
+        if self._iter_errors is not None:
             return
-        schema = self._schema
+        schema = self._plain()
         dialect = detect_dialect(schema)
         cls = _VALIDATORS[dialect]
         try:
@@ -426,10 +514,6 @@ class JSONSchemaProps:
         validator: Any = cls(schema, format_checker=format_checker, registry=_LOCAL_ONLY)
         self._iter_errors = validator.iter_errors
 
-    def _first_iter_errors(self, value: object) -> Iterator[Any]:
-        self.check()
-        return self._iter_errors(value)
-
     def validate(self, value: object, /) -> SuccessResult[Any] | FailureResult:
         """Validate ``value``; return it unchanged, or one issue per problem found.
 
@@ -437,7 +521,11 @@ class JSONSchemaProps:
         unexpected property included); its ``message`` is short and never repeats
         the value.
         """
-        found = self._iter_errors(value)  # a deferred schema check raises here
+        iter_errors = self._iter_errors
+        if iter_errors is None:
+            self.check()  # a deferred schema check raises here
+            iter_errors = cast("Callable[[object], Iterator[Any]]", self._iter_errors)
+        found = iter_errors(value)
         token = _DEADLINE.set([time.monotonic() + PATTERN_BUDGET]) if self._patterns else None
         try:
             return self._validate(value, found)
@@ -492,7 +580,9 @@ class JSONSchema:
             references and its patterns on the first ``validate`` (or an explicit
             ``check()``) instead of now. The builder defers it for a JSON Schema
             dict, so a tool that is never called costs next to nothing; the error
-            is the same, raised then.
+            is the same, raised then. A plain JSON dict is then also kept as
+            ``marshal`` bytes until first needed, instead of copied into Python
+            objects now.
 
     Attributes:
         schema: the (copied) JSON Schema.
@@ -505,7 +595,7 @@ class JSONSchema:
             fetched).
     """
 
-    __slots__ = ("__standard__", "schema")
+    __slots__ = ("__standard__",)
 
     __standard__: JSONSchemaProps
 
@@ -516,14 +606,26 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        try:  # bounded: a deep or self-containing schema stops the copy early
-            self.schema = copy_schema(schema, max_depth=MAX_SCHEMA_DEPTH)
-        except SchemaConversionError:
-            problem = _shape_problem(schema) or "the schema nests too deeply"
-            raise InvalidSchemaError(f"from_json_schema: {problem}") from None
-        self.__standard__ = JSONSchemaProps(
-            self.schema, check_formats=check_formats, defer_check=defer_check
+        # A plain dict whose check waits is kept as bytes until first needed: a tool
+        # never called makes no Python copy of it (for the garbage collector to walk).
+        frozen = _frozen(schema) if defer_check else None
+        copied = None
+        if frozen is None:
+            try:  # bounded: a deep or self-containing schema stops the copy early
+                copied = copy_schema(schema, max_depth=MAX_SCHEMA_DEPTH)
+            except SchemaConversionError:
+                problem = _shape_problem(schema) or "the schema nests too deeply"
+                raise InvalidSchemaError(f"from_json_schema: {problem}") from None
+        props = JSONSchemaProps.__new__(JSONSchemaProps)
+        props._setup(  # pyright: ignore[reportPrivateUsage]
+            schema, copied, frozen, check_formats=check_formats, defer_check=defer_check
         )
+        self.__standard__ = props
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The (copied) JSON Schema."""
+        return self.__standard__._plain()  # pyright: ignore[reportPrivateUsage]
 
     def check(self) -> None:
         """Check the schema now, if it has not been checked yet (see ``defer_check``).
