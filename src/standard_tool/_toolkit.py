@@ -222,8 +222,15 @@ WORKER_IDLE = 10.0
 #: (a waiting call's deadline still counts, so it times out on time).
 MAX_WORKERS = 40
 
-#: Idle threads kept for the next calls; a thread that finds this many idle ends.
+#: Idle threads kept for the next calls (``WORKER_IDLE``); past that many, an idle
+#: thread waits only ``SPARE_IDLE`` seconds for another job before it ends.
 KEEP_IDLE = 2
+
+#: Seconds a thread idle beyond ``KEEP_IDLE`` waits for a job: long enough for the next
+#: batch of a model's calls to reuse it (``bench_paths.py``'s runners: a thread started
+#: per call cost 10% to 20% at 10 to 1,000 calls a response), short enough that a burst
+#: of timed-out calls leaves no crowd of threads behind.
+SPARE_IDLE = 0.5
 
 _BUSY_NAME = "standard-tool-call"
 _IDLE_NAME = "standard-tool-idle"
@@ -238,11 +245,12 @@ class _Workers:
 
     A job goes to an idle thread, else to a new one while there are fewer than
     ``MAX_WORKERS``, else it waits in line. A thread is counted idle *before* its
-    caller is woken, so back-to-back calls reuse one thread. A thread that finishes
-    while ``KEEP_IDLE`` others are idle ends at once, and an idle one ends after
-    ``WORKER_IDLE`` seconds without a job, so a burst of timed-out calls leaves no
-    crowd of threads behind. A thread is named ``standard-tool-call`` while it runs
-    a job and ``standard-tool-idle`` between jobs.
+    caller is woken, so back-to-back calls reuse one thread. An idle thread ends
+    after ``WORKER_IDLE`` seconds without a job, or after ``SPARE_IDLE`` seconds when
+    ``KEEP_IDLE`` others are idle too, so a burst of timed-out calls leaves no crowd
+    of threads behind while a model's next batch of calls still finds them. A thread
+    is named ``standard-tool-call`` while it runs a job and ``standard-tool-idle``
+    between jobs.
 
     Why not ``concurrent.futures.ThreadPoolExecutor``: it keeps every thread it
     started until it is shut down (for a module-level pool, until the process
@@ -289,7 +297,8 @@ class _Workers:
         jobs = self._jobs
         while True:
             try:
-                work, deliver = jobs.get(timeout=WORKER_IDLE)
+                wait = WORKER_IDLE if self._idle <= KEEP_IDLE else SPARE_IDLE  # read unlocked
+                work, deliver = jobs.get(timeout=wait)
             except queue.Empty:
                 with self._lock:
                     if jobs.empty():  # else a job was put for this thread: take it
@@ -299,21 +308,15 @@ class _Workers:
                 continue
             me.name = _BUSY_NAME
             outcome = work()
-            ending = False
             with self._lock:
                 if self._backlog:
                     self._backlog -= 1  # this thread takes the next job in line
-                elif self._idle >= KEEP_IDLE:
-                    self._threads -= 1
-                    ending = True
                 else:
                     self._idle += 1
                     me.name = _IDLE_NAME
             deliver(outcome)
             # An idle thread must not keep the last call's tool, input and result alive.
             del work, deliver, outcome
-            if ending:
-                return
 
 
 _WORKERS = _Workers()
@@ -553,7 +556,10 @@ class Toolkit:
             )
         setattr_ = object.__setattr__
         setattr_(self, "_tools", by_name)
-        setattr_(self, "_calls", {n: _call_of(t) for n, t in by_name.items()})
+        calls: dict[str, _Call] = {}
+        for n, t in by_name.items():
+            calls[n] = _call_of(t, calls, n)
+        setattr_(self, "_calls", calls)
         setattr_(
             self,
             "_async",
@@ -1145,11 +1151,16 @@ def _arguments_taken(execute: Callable[..., Any]) -> int:
     return min(count, 2)
 
 
-def _call_of(tool: AnyTool) -> _Call:
+def _call_of(tool: AnyTool, calls: dict[str, _Call], name: str) -> _Call:
     """Return how the toolkit calls ``tool``, ``call(input, meta)``, decided once.
 
     ``tool.execute`` itself when it takes ``(input, meta)``, as every tool this
-    package builds does. A tool of the proposal's shape may take less: ``execute(input)``
+    package builds does. Such a tool may bind a faster ``execute`` in place on its
+    first call (the package's tools do): the first call then goes through the tool
+    and puts the ``execute`` it leaves in ``calls[name]``, so later calls reach that
+    directly rather than through the first-call wrapper.
+
+    A tool of the proposal's shape may take less: ``execute(input)``
     is called without ``meta``, and ``execute()`` (a tool that takes no input) with
     neither, as a JavaScript function ignores the arguments it does not declare.
     That is ``call_execute``'s rule with the signature read once, when the tool joins
@@ -1161,7 +1172,14 @@ def _call_of(tool: AnyTool) -> _Call:
     execute: Callable[..., Any] = tool.execute
     taken = _arguments_taken(execute)
     if taken == 2:
-        return execute
+
+        def first(input: Any, meta: Any) -> Any:
+            try:
+                return execute(input, meta)
+            finally:
+                calls[name] = tool.execute  # what the tool bound on this call, if anything
+
+        return first
     if taken == 1:
         return lambda input, meta: execute(input)
     return lambda input, meta: execute()

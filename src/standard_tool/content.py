@@ -226,6 +226,10 @@ def _blocks(content: object) -> Iterable[Content]:
         yield block
 
 
+#: The classes of most tool outputs: plain data, never content blocks.
+_NEVER_RICH: frozenset[type] = frozenset({str, int, float, bool, type(None), dict})
+
+
 def rich_output(value: object) -> ToolOutput[Any] | None:
     """Return ``value`` as a ``ToolOutput`` when it is rich content, else ``None``.
 
@@ -233,6 +237,8 @@ def rich_output(value: object) -> ToolOutput[Any] | None:
     of it, and a list or tuple of blocks (at least one, nothing else) a
     ``ToolOutput`` of them. Anything else is plain data: ``None``.
     """
+    if value.__class__ in _NEVER_RICH:  # the common case, answered at once
+        return None
     if isinstance(value, ToolOutput):
         return value  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, _KINDS):
