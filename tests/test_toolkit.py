@@ -485,3 +485,22 @@ async def test_cancelling_aexecute_cancels_a_sync_calls_context() -> None:
             break
         await asyncio.sleep(0.01)
     assert saw == [True]
+
+
+def test_the_toolkit_calls_what_a_tool_binds_on_its_first_call() -> None:
+    """A function tool binds generated code as its ``execute`` on its first call; a
+    toolkit made before that call reaches the bound code afterwards, not the wrapper."""
+    from standard_tool import tool
+
+    @tool
+    def twice(n: int) -> int:
+        """Double n."""
+        return 2 * n
+
+    wrapper = twice.execute
+    kit = Toolkit([twice])
+    assert kit.execute("twice", {"n": 2}).value == 4
+    assert twice.execute is not wrapper  # the tool bound its generated code
+    assert kit._calls["twice"] is twice.execute  # pyright: ignore[reportPrivateUsage]
+    assert kit.execute("twice", {"n": "x"}).success is False
+    assert kit.execute("twice", {"n": 5}).value == 10
