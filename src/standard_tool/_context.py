@@ -210,14 +210,7 @@ CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
 )
 
 
-@contextlib.contextmanager
-def use_caller(
-    caller: Caller | None = None,
-    *,
-    log: LogHandler | None = None,
-    elicit: ElicitHandler | None = None,
-    sample: SampleHandler | None = None,
-) -> Generator[Caller, None, None]:
+class use_caller:  # lower case: a context manager called like a function (contextlib.suppress)
     """Make ``caller`` (or one built of the handlers given) the caller of the tool calls inside.
 
     Every tool call started in the ``with`` block (in this task, in tasks it
@@ -239,17 +232,36 @@ def use_caller(
         ...     asyncio.run(Toolkit([greet]).aexecute("greet", {})).value
         'Hello, Ada!'
     """
-    import asyncio
 
-    made = caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
-    if made.loop is None:
-        with contextlib.suppress(RuntimeError):  # no loop running: sync calls run their own
-            made = dataclasses.replace(made, loop=asyncio.get_running_loop())
-    token = CALLER.set(made)
-    try:
-        yield made
-    finally:
-        CALLER.reset(token)
+    __slots__ = ("_caller", "_token")
+
+    def __init__(
+        self,
+        caller: Caller | None = None,
+        *,
+        log: LogHandler | None = None,
+        elicit: ElicitHandler | None = None,
+        sample: SampleHandler | None = None,
+    ) -> None:
+        self._caller = (
+            caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
+        )
+        self._token: contextvars.Token[Caller | None] | None = None
+
+    def __enter__(self) -> Caller:
+        made = self._caller
+        if made.loop is None:
+            import asyncio
+
+            with contextlib.suppress(RuntimeError):  # no loop running: sync calls run their own
+                made = dataclasses.replace(made, loop=asyncio.get_running_loop())
+        self._token = CALLER.set(made)
+        return made
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            CALLER.reset(self._token)
+            self._token = None
 
 
 #: Receives every ``ProgressEvent`` a call reports (a ``Toolkit`` callback, an MCP session...).

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
-from standard_tool._context import CALLER, Caller, LogLevel, use_caller
+from standard_tool._context import Caller, LogLevel, use_caller
 from standard_tool._core import optional_member
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Toolkit
@@ -121,9 +121,8 @@ class _ToolsMiddleware:
                 return types.CallToolResult.model_validate(_bad_arguments())
             arguments = cast("dict[str, Any]", given)
             call_id, send = progress_sender(ctx)
-            # The tool's ToolContext reaches the client (use_caller, without its copy).
-            token = CALLER.set(session_caller(ctx, asyncio.get_running_loop()))
-            try:
+            # The tool's ToolContext reaches the client (given its loop: no copy made).
+            with use_caller(session_caller(ctx, asyncio.get_running_loop())):
                 result = await run_call(
                     self.kit,
                     name,
@@ -133,8 +132,6 @@ class _ToolsMiddleware:
                     call_id=call_id,
                     send_progress=send,
                 )
-            finally:
-                CALLER.reset(token)
             return types.CallToolResult.model_validate(call_result(result, self.wrap[name]))
         result = await call_next(ctx)
         if ctx.method != "tools/list" or params.get("cursor") is not None:

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, cast
 from typing_extensions import Literal
 
 from standard_tool._context import (
-    CALLER,
     CURRENT,
     ProgressCallback,
     ProgressEvent,
     cancel_pending,
+    use_caller,
 )
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
@@ -437,14 +437,11 @@ def server(
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
         call_id, send = progress_sender(ctx)
-        # The tool's ToolContext reaches the client (use_caller, without its copy).
-        token = CALLER.set(session_caller(ctx, asyncio.get_running_loop()))
-        try:
+        # The tool's ToolContext reaches the client (given its loop: no copy made).
+        with use_caller(session_caller(ctx, asyncio.get_running_loop())):
             result = await run_call(
                 kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
             )
-        finally:
-            CALLER.reset(token)
         answer = call_result(result, wrap.get(result.name))
         answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
         return answer
