@@ -10,7 +10,10 @@ interleave the cases, starting from a different one each time, and every case is
 divided by openai-agents' strict transform *in the same round*. What a case needs
 that is not the work being measured (fresh copies of the schemas, which the peers'
 transforms modify in place; tools built in advance for the conversion-only case)
-is made before its timer starts. Figures are the median per-round ratio with its
+is made before its timer starts, and the garbage it leaves is collected then
+(``gc.collect()``): a case's timer starts on a collected heap, so a full collection
+owed to the untimed copies does not fall into it, while the collections a case's
+own objects cause still do. Figures are the median per-round ratio with its
 quartiles, the median microseconds per schema, and the run's CPU/wall ratio.
 
 Cases:
@@ -21,10 +24,23 @@ Cases:
   a tool that is never called;
 - ``convert``: ``to_openai_chat`` of tools built in advance (its first conversion);
 - ``build + convert``: both, as a program declaring its tools does.
+
+And, in the same rounds, what bounds the last from below or puts it in context:
+
+- ``tool without schema``: ``standard_tool(...)`` with no ``input_schema``: the tool
+  object and its ``execute`` alone;
+- ``copies (floor)``: the copies a tool that its caller cannot change must make of
+  each schema, as ``marshal`` makes them, the cheapest copy there is: the schema's
+  bytes when built, read back when converted, and the bytes kept of the declaration
+  (our strict rewrite, made in advance) to hand out fresh ones;
+- ``openai-agents FunctionTool``: what openai-agents itself does for the same job:
+  ``FunctionTool(..., params_json_schema=schema, strict_json_schema=True)`` (which
+  copies the schema before its transform) and ``Converter.tool_to_openai``.
 """
 
 from __future__ import annotations
 
+import gc
 import marshal
 import re
 import sys
@@ -62,10 +78,17 @@ def main() -> None:
             for n, d, s in zip(names, descriptions, schemas, strict=True)
         ]
 
+    from agents import FunctionTool
+    from agents.models.chatcmpl_converter import Converter
     from agents.strict_schema import ensure_strict_json_schema
     from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
-    refused = {"openai-agents": 0, "pydantic-ai": 0, "ours (not strict)": 0}
+    refused = {
+        "openai-agents": 0,
+        "pydantic-ai": 0,
+        "ours (not strict)": 0,
+        "openai-agents FunctionTool": 0,
+    }
 
     def agents(schemas: list[Any]) -> None:
         for schema in schemas:
@@ -89,6 +112,34 @@ def main() -> None:
     def build_and_convert(schemas: list[Any]) -> None:
         convert(build(schemas))
 
+    def bare(schemas: list[Any]) -> list[Any]:
+        return [
+            standard_tool(name=n, description=d, execute=_echo)
+            for n, d, _ in zip(names, descriptions, schemas, strict=True)
+        ]
+
+    declared = [to_openai_chat(t)["function"]["parameters"] for t in build(fresh())]
+
+    def copies(schemas: list[Any]) -> None:
+        for schema, out in zip(schemas, declared, strict=True):
+            marshal.loads(marshal.dumps(schema, 2))
+            marshal.dumps(out)
+
+    def agents_tools(schemas: list[Any]) -> None:
+        for n, d, s in zip(names, descriptions, schemas, strict=True):
+            try:
+                tool = FunctionTool(
+                    name=n,
+                    description=d,
+                    params_json_schema=s,
+                    on_invoke_tool=_invoke,
+                    strict_json_schema=True,
+                )
+            except Exception:  # a schema it cannot make strict
+                refused["openai-agents FunctionTool"] += 1
+                continue
+            Converter.tool_to_openai(tool)
+
     # name -> (prepare, run): prepare is untimed.
     cases: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
         "openai-agents": (fresh, agents),
@@ -96,6 +147,9 @@ def main() -> None:
         "build": (fresh, build),
         "convert": (lambda: build(fresh()), convert),
         "build + convert": (fresh, build_and_convert),
+        "tool without schema": (fresh, bare),
+        "copies (floor)": (fresh, copies),
+        "openai-agents FunctionTool": (fresh, agents_tools),
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
     order = list(cases)
@@ -105,23 +159,28 @@ def main() -> None:
             for name in order[start:] + order[:start]:
                 prepare, run = cases[name]
                 argument = prepare()
+                gc.collect()
                 began = perf_counter()
                 run(argument)
                 samples[name].append(perf_counter() - began)
     base = samples["openai-agents"]
     per = len(corpus)
     print(f"{per} distinct tool schemas (bfcl-eval {_bfcl.VERSION}), {ROUNDS} rounds")
-    print(f"{'case':<18} {'us/schema':>10} {'ratio':>7}  quartiles")
+    print(f"{'case':<27} {'us/schema':>10} {'ratio':>7}  quartiles")
     for name, values in samples.items():
         paired = Paired(values, [v / b for v, b in zip(values, base, strict=True)], [])
         low, high = paired.spread
-        print(f"{name:<18} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
+        print(f"{name:<27} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
     print("refused or not strict, per pass:", {k: v // ROUNDS for k, v in refused.items()})
     print(f"CPU/wall: {cpu.ratio:.3f}")
 
 
 def _echo(value: Any) -> Any:
     return value
+
+
+async def _invoke(context: Any, arguments: str) -> str:
+    return arguments
 
 
 if __name__ == "__main__":

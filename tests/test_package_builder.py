@@ -210,3 +210,36 @@ def test_function_tools_and_formatted_tools_are_the_package_classes() -> None:
     core_built = core_standard_tool(name="a", description="d", execute=lambda: 1)
     assert type(core_built) is CoreTool
     assert not isinstance(core_built, Tool)
+
+
+def test_tool_classes_are_filled_as_their_constructor_fills_them() -> None:
+    """The builder fills the slots itself only for classes that keep the core's ``__init__``."""
+    from standard_tool import AsyncTool, Tool
+    from standard_tool._fast import build_tool
+
+    fields = ("name", "title", "description", "input_schema", "output_schema", "_neutral")
+    built = standard_tool(name="a", description="d", execute=lambda x: x, timeout=2)
+    called = Tool(name="a", title=None, description="d", input_schema=None, output_schema=None,
+                  execute=built.execute)  # fmt: skip
+    assert [getattr(built, f) for f in fields] == [getattr(called, f) for f in fields]
+    assert (built.timeout, dict(built.metadata), built.execute(4)) == (2.0, {}, 4)
+
+    inits: list[dict[str, Any]] = []
+
+    class Counted(Tool[Any, Any, Any, Any]):  # its own ``__init__``: called, not bypassed
+        __slots__ = ()
+
+        def __init__(self, **fields: Any) -> None:
+            inits.append(fields)
+            super().__init__(**fields)
+
+    class CountedAsync(AsyncTool[Any, Any, Any, Any]):
+        __slots__ = ()
+
+    classes = (Counted, CountedAsync)
+    made = build_tool(name="b", description="d", execute=lambda x: x, classes=classes)
+    assert type(made) is Counted
+    assert made.execute(5) == 5
+    assert [sorted(f) for f in inits] == [sorted({*fields[:-1], "execute"})]
+    assert made._neutral is None  # pyright: ignore[reportPrivateUsage]
+    assert repr(made) == "Counted(name='b', description='d')"

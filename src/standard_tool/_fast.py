@@ -773,28 +773,70 @@ def _build(
     fast_out = _fast_path(output_schema)
     handler_async = _is_async(handler, flags if handler is execute else None)
     runs_async = handler_async or _is_async(check_in) or _is_async(check_out)
-    fields: dict[str, Any] = {
-        "name": name,
-        "title": title,
-        "description": description,
-        "input_schema": input_schema,
-        "output_schema": output_schema,
-    }
     sync_cls, async_cls = _PACKAGE_CLASSES if classes is None else classes
-    built: Any
     if runs_async:
+        cls: type[Any] = async_cls
         run: Callable[..., Any] = _build_async_run(
             handler, arity, check_in, check_out, handler_async, fast_in, fast_out
         )
-        built = async_cls(**fields, execute=run)
     else:
+        cls = sync_cls
         run = _build_sync_run(handler, arity, check_in, check_out, fast_in, fast_out)
-        built = sync_cls(**fields, execute=run)
+    values: tuple[Any, ...] = (name, title, description, input_schema, output_schema, run)
     if classes is None:
         label = str(name)
-        object.__setattr__(built, "timeout", check_timeout(timeout, label))
-        object.__setattr__(built, "metadata", check_metadata(metadata, label))
+        values += (check_timeout(timeout, label), check_metadata(metadata, label))
+    return _construct(cls, values)
+
+
+#: The slots ``_construct`` fills, in the order of its ``values``: the core's fields,
+#: ``execute``, then the package classes' ``timeout`` and ``metadata``.
+_FIELDS = ("name", "title", "description", "input_schema", "output_schema", "execute")
+_EXTRA_FIELDS = ("timeout", "metadata")
+_Setter = Callable[[Any, Any], None]
+#: Per tool class: the setters of its slots in the order above (without the extra
+#: fields it lacks) and of ``_neutral``; ``None`` for a class ``_construct`` calls.
+_SETTERS: dict[type[Any], tuple[tuple[_Setter, ...], _Setter] | None] = {}
+
+
+def _construct(cls: type[Any], values: tuple[Any, ...]) -> Any:
+    """Return ``cls(**fields, execute=...)``, with ``timeout`` and ``metadata`` after it.
+
+    A tool class that keeps the core's ``__init__`` (as the package's and function
+    tools' do) is filled through its slots' own setters, without the keyword
+    arguments, the merged dict and the name lookup per field of ``__init__``: about
+    a third of the time (``benchmarks/bench_build.py``). Any other class is called.
+    """
+    try:
+        slots = _SETTERS[cls]
+    except KeyError:
+        slots = _SETTERS[cls] = _slot_setters(cls)
+    if slots is not None and len(values) <= len(slots[0]):
+        setters, neutral = slots
+        built: Any = object.__new__(cls)
+        for setter, value in zip(setters, values, strict=False):  # the extras: when given
+            setter(built, value)
+        neutral(built, None)  # not a formatted tool
+        return built
+    built = cls(**dict(zip(_FIELDS, values, strict=False)))
+    for name, value in zip(_EXTRA_FIELDS, values[len(_FIELDS) :], strict=False):
+        object.__setattr__(built, name, value)
     return built
+
+
+def _slot_setters(cls: type[Any]) -> tuple[tuple[_Setter, ...], _Setter] | None:
+    """Return the setters of ``cls``'s slots for ``_construct``, or ``None`` to call ``cls``."""
+    own_new: object = cls.__new__
+    if cls.__init__ is not _CoreTool.__init__ or own_new is not object.__new__:
+        return None
+    setters: list[_Setter] = []
+    for name in (*_FIELDS, *_EXTRA_FIELDS, "_neutral"):
+        slot = getattr(cls, name, None)
+        if type(slot) is types.MemberDescriptorType:
+            setters.append(slot.__set__)
+        elif name not in _EXTRA_FIELDS:
+            return None
+    return tuple(setters[:-1]), setters[-1]
 
 
 def _code_flags(fn: object) -> int | None:

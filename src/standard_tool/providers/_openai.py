@@ -227,7 +227,7 @@ class OpenAIStrictSchema:
 
 def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> OpenAIStrictSchema:
     """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
-    out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict)
+    out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     if not problems:
         view = cls.__new__(cls)
         # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.

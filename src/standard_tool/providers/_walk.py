@@ -141,6 +141,8 @@ _LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
 _NO_ENUM: Any = object()
 # A root of these keywords only (and ``"type": "object"``) is an object, and nothing else.
 _PLAIN_ROOT_KEYS = frozenset({"type", "properties", "required", "description", "title"})
+# Keywords for the keys of an object other than its named properties.
+_OTHER_KEYS = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties"})
 _MAX_UNRAVEL = 32
 
 
@@ -173,6 +175,10 @@ class Walker:
         self.defs_out: dict[str, dict[str, Any]] = {}
         self.properties = 0
         self.enum_values = 0
+        # Nulls the direct steps add to optional enums (counted by a check, not the walk).
+        self.enum_nulls = 0
+        # Whether every node so far was made by a direct step (``_leaf`` or the plain root).
+        self.direct = True
 
     # ---------------------------------------------------------------- entry point
 
@@ -186,6 +192,7 @@ class Walker:
             for group in ("$defs", "definitions"):
                 defs = self.root.get(group)
                 if is_object(defs):
+                    self.direct = False
                     for name, sub in defs.items():
                         out, plan = self.node(sub, (group, name), 0)
                         self.defs_out[name] = out
@@ -193,7 +200,7 @@ class Walker:
         if root.keys() <= _PLAIN_ROOT_KEYS and root.get("type") == "object":
             # What ``node`` comes to for such a root, without its general steps.
             out, plan = self._object(root, (), 0, [])
-            out = self._describe(out, root, [])
+            out = self._describe(out, root, [], fresh=True)
         else:
             body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
             out, plan = self.node(body, (), 0)
@@ -224,6 +231,7 @@ class Walker:
             leaf = self._leaf(schema)
             if leaf is not None:
                 return leaf, None
+        self.direct = False
         if schema is False:
             self._problem(path, "accepts no value (false schema)")
             return {}, None
@@ -269,6 +277,7 @@ class Walker:
                 return None
             self.enum_values += len(values)
             if optional:
+                self.enum_nulls += 1
                 out = {"type": [kind, "null"], "enum": [*values, None]}
             else:
                 out = {"type": kind, "enum": list(values)}
@@ -650,12 +659,13 @@ class Walker:
                     "additionalProperties": False,
                 }, None
             return self._map(node, extra, patterns, path, depth, notes)
-        for other in ("additionalProperties", "patternProperties", "unevaluatedProperties"):
-            # Named properties plus schemas for the other keys cannot be said: the
-            # closed object (strict) or the description (Gemini) would drop the others.
-            value = node.get(other)
-            if is_object(value) and value:
-                self._problem(path, f"has both properties and {other}; use one or the other")
+        if not node.keys().isdisjoint(_OTHER_KEYS):
+            for other in ("additionalProperties", "patternProperties", "unevaluatedProperties"):
+                # Named properties plus schemas for the other keys cannot be said: the
+                # closed object (strict) or the description (Gemini) would drop the others.
+                value = node.get(other)
+                if is_object(value) and value:
+                    self._problem(path, f"has both properties and {other}; use one or the other")
         required_in = node.get("required")
         required: set[Any] = set(required_in) if is_array(required_in) else set()
         self.properties += len(props)
@@ -700,7 +710,7 @@ class Walker:
             result["propertyOrdering"] = list(out_props)
         plan_out: Plan | None = None
         if plans or drop_null:
-            plan_out = ObjectPlan(dict(plans.items()), frozenset(drop_null))
+            plan_out = ObjectPlan(plans, frozenset(drop_null))
         return result, plan_out
 
     def _map(
@@ -770,9 +780,13 @@ class Walker:
         return new
 
     def _describe(
-        self, out: dict[str, Any], node: dict[str, Any], notes: list[str]
+        self, out: dict[str, Any], node: dict[str, Any], notes: list[str], *, fresh: bool = False
     ) -> dict[str, Any]:
-        """Copy title and description, and append constraints the target cannot check."""
+        """Copy title and description, and append constraints the target cannot check.
+
+        The result is a new dict, or ``out`` itself when it is ``fresh`` (made for this
+        node alone, so nothing else holds it).
+        """
         text = node.get("description")
         parts = [text] if isinstance(text, str) and text else []
         existing = out.get("description")
@@ -787,7 +801,7 @@ class Walker:
         title = node.get("title")
         if "$ref" in out and self.rules.refs:
             return out  # a bare $ref must stay alone; its target carries the text
-        result = dict(out)
+        result = out if fresh else dict(out)
         if isinstance(title, str) and "title" not in result:
             result["title"] = title
         if parts:
@@ -852,9 +866,20 @@ def _keys_of(out: dict[str, Any], walker: Walker) -> frozenset[str] | None:
 
 
 def rewrite(
-    root: dict[str, Any], rules: SchemaRules, check: Callable[[dict[str, Any]], Iterable[object]]
+    root: dict[str, Any],
+    rules: SchemaRules,
+    check: Callable[[dict[str, Any]], Iterable[object]],
+    *,
+    trust_direct: bool = False,
 ) -> tuple[dict[str, Any], Plan | None, list[str]]:
     """Rewrite ``root`` under ``rules``; when the walk finds nothing wrong, ``check`` the result.
+
+    With ``trust_direct``, a schema made by the direct steps alone (an object root of
+    named scalar properties: most tools' schemas) is not checked: for OpenAI strict
+    mode, ``check`` accepts all they make but too many enum values in all (a null
+    added to each optional enum counts there), which is then left to it. The
+    property test of the direct steps in ``tests/test_providers_strict.py`` holds
+    them to the general steps and the check.
 
     Returns:
         The rewritten schema, its decoding plan, and the problems as text: the
@@ -862,4 +887,10 @@ def rewrite(
     """
     walker = Walker(root, rules)
     out, plan = walker.run()
-    return out, plan, list(walker.problems) or [str(p) for p in check(out)]
+    if walker.problems:
+        return out, plan, list(walker.problems)
+    if trust_direct and walker.direct:
+        limit = rules.max_enum_values
+        if limit is None or walker.enum_values + walker.enum_nulls <= limit:
+            return out, plan, []
+    return out, plan, [str(p) for p in check(out)]

@@ -81,7 +81,8 @@ class JSONSchemaEmitter:
         self._emit = emit
         self._frozen = frozen
         self._native = native and frozen is not None
-        self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] = {}
+        # Made on the first conversion (a schema sent as it is never needs one).
+        self._cache: dict[tuple[str, str], Snapshot[dict[str, Any]]] | None = None
 
     def input(self, *, target: str, library_options: Any = None) -> dict[str, Any]:
         """Return the JSON Schema of what ``validate`` accepts, for ``target``."""
@@ -99,13 +100,16 @@ class JSONSchemaEmitter:
         if self._native and target == "draft-2020-12":
             return cast("dict[str, Any]", marshal.loads(cast("bytes", self._frozen)))
         key = (side, target)
-        cached = self._cache.get(key)
+        cache = self._cache
+        cached = None if cache is None else cache.get(key)
         if cached is None:
             with _FILLING:
-                cached = self._cache.get(key)
+                cache = self._cache
+                if cache is None:
+                    cache = self._cache = {}
+                cached = cache.get(key)
                 if cached is None:
-                    cached = Snapshot(convert(self._source(side, None), target))
-                    self._cache[key] = cached
+                    cached = cache[key] = Snapshot(convert(self._source(side, None), target))
         return cached.get()
 
     def _source(self, side: str, library_options: Any) -> dict[str, Any]:
