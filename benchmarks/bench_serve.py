@@ -23,6 +23,10 @@ transport answering every call with a constant (what is left is the transport,
 the same for every server here), and the same with one hop to anyio's worker
 thread and back (what any server that runs a sync tool off the event loop pays).
 
+With ``BENCH_BEFORE_SRC`` set to the ``src`` directory of another checkout (an
+earlier commit, made with ``git worktree add``), a server named ``before`` joins
+the rounds: ours as that tree builds it, measured side by side with the others.
+
 Figures are medians over rounds; ratios are to the SDK's server in the same round
 (median of the per-round ratios). The run ends with this process's CPU/wall.
 """
@@ -44,7 +48,9 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 HERE = Path(__file__).parent
-KINDS = ("sdk", "fastmcp", "ours")
+#: ``BENCH_BEFORE_SRC``: the ``src`` of an earlier tree, served as the kind ``before``.
+BEFORE_SRC = os.environ.get("BENCH_BEFORE_SRC")
+KINDS = ("sdk", "fastmcp", "ours", *(("before",) if BEFORE_SRC else ()))
 #: Servers that only answer ``tools/call`` (``_serve_app.py``'s floors): the SDK's transport
 #: answering a constant, and the same with one hop to anyio's worker thread and back.
 FLOORS = ("floor", "floor-thread")
@@ -93,10 +99,12 @@ class Server:
         self.kind = kind
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"), str(HERE)])}
+        src = BEFORE_SRC if kind == "before" and BEFORE_SRC else str(HERE.parent / "src")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, str(HERE)])}
         self.started = perf_counter()
+        served = "ours" if kind == "before" else kind
         self.process = subprocess.Popen(
-            [sys.executable, str(HERE / "_serve_app.py"), kind, str(self.port), str(fillers)],
+            [sys.executable, str(HERE / "_serve_app.py"), served, str(self.port), str(fillers)],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
