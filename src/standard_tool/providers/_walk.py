@@ -184,24 +184,26 @@ class Walker:
 
     def run(self) -> tuple[dict[str, Any], Plan | None]:
         """Return the rewritten root (an object schema) and its decoding plan."""
-        root = object_root(self.root)
-        if root is None:
-            self._problem((), "the input schema must describe a JSON object at its root")
-            return {"type": "object", "properties": {}}, None
-        if self.rules.refs:
-            for group in ("$defs", "definitions"):
-                defs = self.root.get(group)
-                if is_object(defs):
-                    self.direct = False
-                    for name, sub in defs.items():
-                        out, plan = self.node(sub, (group, name), 0)
-                        self.defs_out[name] = out
-                        self.def_plans[f"#/{group}/{name}"] = plan
+        root = self.root
         if root.keys() <= _PLAIN_ROOT_KEYS and root.get("type") == "object":
-            # What ``node`` comes to for such a root, without its general steps.
+            # What the steps below come to for such a root (no ``$ref``, no ``$defs``),
+            # without them.
             out, plan = self._object(root, (), 0, [])
             out = self._describe(out, root, [], fresh=True)
         else:
+            self.direct = False
+            root = object_root(root)
+            if root is None:
+                self._problem((), "the input schema must describe a JSON object at its root")
+                return {"type": "object", "properties": {}}, None
+            if self.rules.refs:
+                for group in ("$defs", "definitions"):
+                    defs = self.root.get(group)
+                    if is_object(defs):
+                        for name, sub in defs.items():
+                            out, plan = self.node(sub, (group, name), 0)
+                            self.defs_out[name] = out
+                            self.def_plans[f"#/{group}/{name}"] = plan
             body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
             out, plan = self.node(body, (), 0)
         self.def_plans["#"] = plan
