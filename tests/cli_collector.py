@@ -1,6 +1,7 @@
 """A ``standard-tool serve`` target that reports the garbage collector's state."""
 
 import gc
+import sys
 
 from standard_tool import tool
 
@@ -9,5 +10,10 @@ ON_AT_IMPORT = gc.isenabled()
 
 @tool
 def collector() -> dict[str, bool]:
-    """Say whether the cyclic garbage collector ran while this module loaded, and runs now."""
-    return {"at_import": ON_AT_IMPORT, "now": gc.isenabled()}
+    """Say whether the collector ran as this module loaded, runs now, and passes over the SDK."""
+    sdk = vars(sys.modules["mcp"])
+    return {
+        "at_import": ON_AT_IMPORT,
+        "now": gc.isenabled(),
+        "sdk_scanned": any(found is sdk for found in gc.get_objects()),
+    }

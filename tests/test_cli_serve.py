@@ -38,8 +38,8 @@ def test_serve_stdio_lists_and_calls_tools() -> None:
     anyio.run(session)
 
 
-def test_serve_pauses_the_collector_while_it_starts_and_runs_it_when_serving() -> None:
-    """Start-up makes long-lived objects only: the collector waits, then runs as usual."""
+def test_serve_freezes_what_the_sdk_loads_and_collects_the_rest() -> None:
+    """The SDK's long-lived objects are left out of the collector's passes; it runs on."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "standard_tool", "serve", "cli_collector"],
@@ -51,7 +51,11 @@ def test_serve_pauses_the_collector_while_it_starts_and_runs_it_when_serving() -
             async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
                 await client.initialize()
                 answer = await client.call_tool("collector", {})
-                assert answer.structured_content == {"at_import": False, "now": True}
+                assert answer.structured_content == {
+                    "at_import": True,
+                    "now": True,
+                    "sdk_scanned": False,
+                }
 
     anyio.run(session)
 
