@@ -17,7 +17,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, cast
@@ -753,7 +753,7 @@ def _result_text(result: Any, *, compact: bool) -> str:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused() -> Generator[None, None, None]:
     """Pause the cyclic garbage collector while the MCP SDK loads, then freeze what it made.
 
     The SDK's import makes about a hundred thousand objects that live as long as the
