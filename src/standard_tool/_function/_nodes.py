@@ -7,7 +7,7 @@ are typed fields, never loose tuples or dicts.
 The nodes are plain slotted classes, built once and never changed, compared or
 printed. Not dataclasses: creating one compiles its generated methods at import
 (about 3.5 million instructions each on CPython 3.11, under callgrind), and the
-function tools' two dozen were 2.5% of ``standard-tool serve``'s cold start. The
+function tools' two dozen were 2.4% of ``standard-tool serve``'s cold start. The
 check shapes (``_checks``), ``Fused`` and ``Docstring`` are plain classes for the
 same reason.
 
