@@ -38,6 +38,28 @@ def test_serve_stdio_lists_and_calls_tools() -> None:
     anyio.run(session)
 
 
+def test_serve_freezes_what_the_sdk_loads_and_collects_the_rest() -> None:
+    """The SDK's long-lived objects are left out of the collector's passes; it runs on."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "standard_tool", "serve", "cli_collector"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])},
+    )
+
+    async def session() -> None:
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                answer = await client.call_tool("collector", {})
+                assert answer.structured_content == {
+                    "at_import": True,
+                    "now": True,
+                    "sdk_scanned": False,
+                }
+
+    anyio.run(session)
+
+
 def test_serve_http_lists_and_calls_tools() -> None:
     import socket
     import subprocess

@@ -10,7 +10,6 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
-import dataclasses
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -174,7 +173,6 @@ def check_any(v: Any, errs: list[Err]) -> Any:
 Render: TypeAlias = Callable[[str, Callable[[Any], str]], str]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class Leaf:
     """A check the generated code inlines as one test of the value.
 
@@ -182,14 +180,21 @@ class Leaf:
     path, so the generated code can give that error its path in place.
     """
 
+    __slots__ = ("base", "render", "trivial")
+
     render: Render
     #: The test is always true (``Any``): the generated code leaves it out.
-    trivial: bool = False
+    trivial: bool
     #: For a leaf made by ``also``: the first leaf's test alone. A value that
     #: passes it but fails the whole test is certainly invalid (the check keeps
     #: such a value as it is and applies the same added tests), so the generated
     #: code records it without calling the check, which runs when the error is read.
-    base: Render | None = None
+    base: Render | None
+
+    def __init__(self, render: Render, trivial: bool = False, base: Render | None = None) -> None:
+        self.render = render
+        self.trivial = trivial
+        self.base = base
 
     def test(self, src: str, constant: Callable[[Any], str]) -> str:
         """Return the test's source for the value ``src``."""
@@ -210,14 +215,17 @@ class Leaf:
         )
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class OptionalOf:
     """``None`` or what ``inner`` accepts (its errors read "X or null")."""
 
+    __slots__ = ("inner",)
+
     inner: Check
 
+    def __init__(self, inner: Check) -> None:
+        self.inner = inner
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
 class ListOf:
     """An array of ``item``: a JSON array converted to a list, or a Python collection.
 
@@ -226,26 +234,46 @@ class ListOf:
     collection accepted as they are (Python values; a JSON array is a list).
     """
 
+    __slots__ = ("accel", "item", "kinds")
+
     item: Check
     accel: list[Callable[[Any], Any]]
-    kinds: tuple[type, ...] = (list,)
+    kinds: tuple[type, ...]
+
+    def __init__(
+        self, item: Check, accel: list[Callable[[Any], Any]], kinds: tuple[type, ...] = (list,)
+    ) -> None:
+        self.item = item
+        self.accel = accel
+        self.kinds = kinds
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class Field:
     """One property of an object: its key, check, whether it is required, its default."""
+
+    __slots__ = ("check", "default", "key", "required")
 
     key: str
     check: Check
     required: bool
     default: Any
 
+    def __init__(self, key: str, check: Check, required: bool, default: Any) -> None:
+        self.key = key
+        self.check = check
+        self.required = required
+        self.default = default
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
 class ObjectOf:
     """An object of known properties, unknown ones refused (a JSON one converted to a dict)."""
 
+    __slots__ = ("fields",)
+
     fields: tuple[Field, ...]
+
+    def __init__(self, fields: tuple[Field, ...]) -> None:
+        self.fields = fields
 
 
 #: What the code generator knows of a check it may inline.

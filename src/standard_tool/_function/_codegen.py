@@ -6,7 +6,6 @@ package; pydantic/msgspec lazily).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import linecache
 import math
@@ -628,7 +627,6 @@ def generate(
     )
 
 
-@dataclasses.dataclass(frozen=True)
 class Fused:
     """What ``generate_execute`` joins to an input's validation: the handler and the output.
 
@@ -641,10 +639,19 @@ class Fused:
         constants: what ``call``'s source refers to.
     """
 
-    run: Callable[[Any, Any], Any]
-    out: Callable[[Any], Any] | None
-    call: Callable[[Mapping[str, str]], str]
-    constants: Mapping[str, Any]
+    __slots__ = ("call", "constants", "out", "run")
+
+    def __init__(
+        self,
+        run: Callable[[Any, Any], Any],
+        out: Callable[[Any], Any] | None,
+        call: Callable[[Mapping[str, str]], str],
+        constants: Mapping[str, Any],
+    ) -> None:
+        self.run = run
+        self.out = out
+        self.call = call
+        self.constants = constants
 
 
 def generate_execute(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass, field
 
 __all__ = ["Docstring", "parse_docstring"]
 
@@ -27,7 +26,6 @@ _NUMPY_ITEM = re.compile(r"^\*{0,2}([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?::
 _SPHINX_FIELD = re.compile(r"^:(\w+)(?:\s+([^:]*?))?:\s*(.*)$")
 
 
-@dataclass
 class Docstring:
     """A parsed docstring.
 
@@ -36,8 +34,11 @@ class Docstring:
         params: parameter name -> description.
     """
 
-    description: str = ""
-    params: dict[str, str] = field(default_factory=dict[str, str])
+    __slots__ = ("description", "params")
+
+    def __init__(self) -> None:
+        self.description = ""
+        self.params: dict[str, str] = {}
 
 
 def parse_docstring(doc: str | None) -> Docstring:
