@@ -192,8 +192,8 @@ class Walker:
             out = self._describe(out, root, [], fresh=True)
         else:
             self.direct = False
-            root = object_root(root)
-            if root is None:
+            found = object_root(root)
+            if found is None:
                 self._problem((), "the input schema must describe a JSON object at its root")
                 return {"type": "object", "properties": {}}, None
             if self.rules.refs:
@@ -204,7 +204,7 @@ class Walker:
                             out, plan = self.node(sub, (group, name), 0)
                             self.defs_out[name] = out
                             self.def_plans[f"#/{group}/{name}"] = plan
-            body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+            body = {k: v for k, v in found.items() if k not in ("$defs", "definitions")}
             out, plan = self.node(body, (), 0)
         self.def_plans["#"] = plan
         if self.defs_out:
