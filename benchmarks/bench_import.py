@@ -15,6 +15,10 @@ official SDK's client), for ``standard-tool serve`` (``python -m standard_tool s
 _stdio_ours:toolkit``), the SDK's ``MCPServer`` and fastmcp, each serving the same
 three tools (``_stdio_ours.py``, ``_stdio_peer.py``). Target (issue 25): ours at
 most the SDK's.
+
+With ``BENCH_BEFORE_SRC`` set to the ``src`` directory of another checkout (an
+earlier commit), the same rounds also import that tree's package and cold-start its
+``standard-tool serve``, labelled "before".
 """
 
 from __future__ import annotations
@@ -33,16 +37,21 @@ DEVNULL = open(os.devnull, "w")  # noqa: SIM115 (servers' logs, for the whole ru
 #: Users' installs have byte-code on disk; a shell with PYTHONDONTWRITEBYTECODE set would
 #: otherwise time the compiler, not the import.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: ``BENCH_BEFORE_SRC``: the ``src`` of an earlier tree, measured beside this one.
+BEFORE_SRC = os.environ.get("BENCH_BEFORE_SRC")
 
 
-def importtime(statement: str) -> dict[str, int]:
-    """Cumulative microseconds per module that ``statement`` loads in a new interpreter."""
+def importtime(statement: str, src: str | None = None) -> dict[str, int]:
+    """Cumulative microseconds per module that ``statement`` loads in a new interpreter.
+
+    With ``src``, the package is imported from there (``PYTHONPATH``).
+    """
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", statement],
         capture_output=True,
         text=True,
         check=True,
-        env=ENV,
+        env=ENV if src is None else {**ENV, "PYTHONPATH": src},
     ).stderr
     cumulative: dict[str, int] = {}
     for line in out.splitlines():
@@ -52,12 +61,15 @@ def importtime(statement: str) -> dict[str, int]:
     return cumulative
 
 
-def cold_start(args: list[str]) -> float:
-    """Seconds from spawning a stdio MCP server to its first answered ``tools/list``."""
+def cold_start(args: list[str], src: str | None = None) -> float:
+    """Seconds from spawning a stdio MCP server to its first answered ``tools/list``.
+
+    With ``src``, the server imports the package from there.
+    """
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    path = os.pathsep.join([str(HERE.parent / "src"), str(HERE)])
+    path = os.pathsep.join([src or str(HERE.parent / "src"), str(HERE)])
     params = StdioServerParameters(
         command=sys.executable, args=args, env={**ENV, "PYTHONPATH": path}, cwd=str(HERE)
     )
@@ -80,6 +92,12 @@ COLD = {
     "MCP SDK MCPServer": [str(HERE / "_stdio_peer.py"), "sdk"],
     "fastmcp": [str(HERE / "_stdio_peer.py"), "fastmcp"],
 }
+if BEFORE_SRC:
+    COLD["standard-tool serve (before)"] = COLD["standard-tool serve"]
+
+
+def _src(name: str) -> str | None:
+    return BEFORE_SRC if name.endswith("(before)") else None
 
 
 def main() -> None:
@@ -92,8 +110,9 @@ def main() -> None:
     importtime("from standard_tool import tool, Toolkit")  # writes the byte-code once
     peers: dict[str, list[float]] = {"mcp": [], "fastmcp": []}
     cold: dict[str, list[float]] = {name: [] for name in COLD}
-    for args in COLD.values():
-        cold_start(args)  # byte-code once
+    for name, args in COLD.items():
+        cold_start(args, _src(name))  # byte-code once
+    before: list[float] = []
     for index in range(rounds):
         base = importtime("import typing_extensions")["typing_extensions"]
         times = importtime("import standard_tool")
@@ -101,7 +120,9 @@ def main() -> None:
             totals.append(importtime(f"import {peer}")[peer] / base)
         names = list(COLD)
         for name in names[index % len(names) :] + names[: index % len(names)]:
-            cold[name].append(cold_start(COLD[name]))
+            cold[name].append(cold_start(COLD[name], _src(name)))
+        if BEFORE_SRC:
+            before.append(importtime("import standard_tool", BEFORE_SRC)["standard_tool"] / base)
         floor.append(base)
         package.append(times["standard_tool"])
         ratios.append(times["standard_tool"] / base)
@@ -118,6 +139,9 @@ def main() -> None:
     print(f"import standard_tool     {median(package) / 1000:7.1f} ms")
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
     print(f"ratio                    {median(ratios):7.2f}x  (spread {spread}; target 2x)")
+    if before:
+        spread = f"{min(before):.2f}-{max(before):.2f}"
+        print(f"ratio before             {median(before):7.2f}x  (spread {spread})")
     print(
         f"from standard_tool import tool  {median(with_tool) / 1000:.1f} ms"
         f" ({median(with_tool) / median(floor):.2f}x; function tools loaded)"
