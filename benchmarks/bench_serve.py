@@ -27,7 +27,8 @@ With ``BENCH_BEFORE_SRC`` set to the ``src`` directory of another checkout (an
 earlier commit, made with ``git worktree add``), a server named ``before`` joins
 the rounds: ours as that tree builds it, measured side by side with the others.
 
-Figures are medians over rounds; ratios are to the SDK's server in the same round
+Figures are medians over rounds (``BENCH_ROUNDS``, 3 by default); ratios are to the
+SDK's server in the same round
 (median of the per-round ratios). The run ends with this process's CPU/wall.
 """
 
@@ -54,7 +55,7 @@ KINDS = ("sdk", "fastmcp", "ours", *(("before",) if BEFORE_SRC else ()))
 #: Servers that only answer ``tools/call`` (``_serve_app.py``'s floors): the SDK's transport
 #: answering a constant, and the same with one hop to anyio's worker thread and back.
 FLOORS = ("floor", "floor-thread")
-ROUNDS = 3
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 CONCURRENCY = (1, 8, 64)
 CALLS = {1: 200, 8: 400, 64: 640}
 LIST_FILLERS = 1000
