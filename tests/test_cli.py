@@ -496,6 +496,10 @@ def interrupted(args: list[str], ready: str) -> tuple[int, str]:
         stderr=subprocess.PIPE,
         text=True,
         env=ENV,
+        # A suite started as a background job of a script inherits SIGINT ignored, and
+        # Python then never raises KeyboardInterrupt: give the command line the default
+        # disposition a terminal's Ctrl-C meets.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stderr is not None
     try:
