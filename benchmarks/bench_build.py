@@ -51,6 +51,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from agents import FunctionTool
+from agents.models.chatcmpl_converter import Converter
+
 import _bfcl
 from _timing import CpuWall, Paired
 from standard_tool import standard_tool
@@ -78,8 +81,6 @@ def main() -> None:
             for n, d, s in zip(names, descriptions, schemas, strict=True)
         ]
 
-    from agents import FunctionTool
-    from agents.models.chatcmpl_converter import Converter
     from agents.strict_schema import ensure_strict_json_schema
     from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
@@ -127,18 +128,8 @@ def main() -> None:
 
     def agents_tools(schemas: list[Any]) -> None:
         for n, d, s in zip(names, descriptions, schemas, strict=True):
-            try:
-                tool = FunctionTool(
-                    name=n,
-                    description=d,
-                    params_json_schema=s,
-                    on_invoke_tool=_invoke,
-                    strict_json_schema=True,
-                )
-            except Exception:  # a schema it cannot make strict
+            if not agents_declare(n, d, s):
                 refused["openai-agents FunctionTool"] += 1
-                continue
-            Converter.tool_to_openai(tool)
 
     # name -> (prepare, run): prepare is untimed.
     cases: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
@@ -181,6 +172,22 @@ def _echo(value: Any) -> Any:
 
 async def _invoke(context: Any, arguments: str) -> str:
     return arguments
+
+
+def agents_declare(name: str, description: str, schema: Any) -> bool:
+    """Build openai-agents' strict ``FunctionTool`` and its Chat declaration; refused: False."""
+    try:
+        tool = FunctionTool(
+            name=name,
+            description=description,
+            params_json_schema=schema,
+            on_invoke_tool=_invoke,
+            strict_json_schema=True,
+        )
+    except Exception:  # a schema it cannot make strict
+        return False
+    Converter.tool_to_openai(tool)
+    return True
 
 
 if __name__ == "__main__":

@@ -24,11 +24,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import _bfcl
+from bench_build import _echo, _name, agents_declare
 
 HERE = Path(__file__).parent
 CASES = (
@@ -41,18 +41,8 @@ CASES = (
 )
 
 
-def _echo(value: Any) -> Any:
-    return value
-
-
-async def _invoke(context: Any, arguments: str) -> str:
-    return arguments
-
-
 def child(case: str, passes: int) -> None:
     """Run ``case`` ``passes`` times over fresh copies of the corpus (under callgrind)."""
-    from agents import FunctionTool
-    from agents.models.chatcmpl_converter import Converter
     from agents.strict_schema import ensure_strict_json_schema
 
     from standard_tool import standard_tool
@@ -60,7 +50,7 @@ def child(case: str, passes: int) -> None:
 
     corpus = _bfcl.load()
     frozen = marshal.dumps([d["parameters"] for d in corpus])
-    names = [re.sub(r"[^a-zA-Z0-9_-]", "_", d["name"])[:64] for d in corpus]
+    names = [_name(d["name"]) for d in corpus]
     descriptions = [d["description"] for d in corpus]
     declared = [
         to_openai_chat(standard_tool(name=n, description=d, input_schema=s, execute=_echo))
@@ -89,17 +79,7 @@ def child(case: str, passes: int) -> None:
                 marshal.dumps(out["function"]["parameters"])
         elif case == "openai-agents FunctionTool":
             for n, d, s in rows:
-                try:
-                    made = FunctionTool(
-                        name=n,
-                        description=d,
-                        params_json_schema=s,
-                        on_invoke_tool=_invoke,
-                        strict_json_schema=True,
-                    )
-                except Exception:  # one it cannot make strict
-                    continue
-                Converter.tool_to_openai(made)
+                agents_declare(n, d, s)
     gc.enable()
 
 

@@ -142,7 +142,7 @@ _NO_ENUM: Any = object()
 # A root of these keywords only (and ``"type": "object"``) is an object, and nothing else.
 _PLAIN_ROOT_KEYS = frozenset({"type", "properties", "required", "description", "title"})
 # Keywords for the keys of an object other than its named properties.
-_OTHER_KEYS = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties"})
+_OTHER_KEYS = ("additionalProperties", "patternProperties", "unevaluatedProperties")
 _MAX_UNRAVEL = 32
 
 
@@ -662,7 +662,7 @@ class Walker:
                 }, None
             return self._map(node, extra, patterns, path, depth, notes)
         if not node.keys().isdisjoint(_OTHER_KEYS):
-            for other in ("additionalProperties", "patternProperties", "unevaluatedProperties"):
+            for other in _OTHER_KEYS:
                 # Named properties plus schemas for the other keys cannot be said: the
                 # closed object (strict) or the description (Gemini) would drop the others.
                 value = node.get(other)
