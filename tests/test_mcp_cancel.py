@@ -63,7 +63,7 @@ class _Wire:
         self.proc.stdin.write(line.encode() + b"\n")
         self.proc.stdin.flush()
 
-    def request(self, request_id: int, method: str, params: dict[str, Any]) -> None:
+    def request(self, request_id: int | str, method: str, params: dict[str, Any]) -> None:
         self.send(
             json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         )
@@ -133,6 +133,28 @@ def test_the_stdio_server_stops_when_its_client_goes_during_a_stuck_sync_call() 
         assert b"1 cancelled call(s) still running; exiting" in wire.proc.stderr.read()
 
 
+def test_requests_read_before_the_input_ends_are_answered() -> None:
+    # A client that writes its requests and closes the pipe at once (a shell pipeline).
+    with _raw_server() as wire:
+        wire.request(1, "tools/list", {})
+        wire.request(2, "tools/call", {"name": "sleepy", "arguments": {"seconds": 0.3}})
+        wire.request("three", "tools/call", {"name": "seen", "arguments": {}})
+        # Cancelled by the client: never answered, and the end does not wait for it.
+        wire.request(4, "tools/call", {"name": "hold_async", "arguments": {}})
+        wire.send(
+            '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}}'
+        )
+        assert wire.proc.stdin is not None
+        wire.proc.stdin.close()
+        assert wire.proc.wait(30) == 0
+        assert wire.proc.stdout is not None
+        answers = {m.get("id"): m for m in map(json.loads, wire.proc.stdout.read().splitlines())}
+        assert len(answers[1]["result"]["tools"]) > 3
+        assert answers[2]["result"]["structuredContent"] == {"result": "slept"}
+        assert "result" in answers["three"]
+        assert 4 not in answers
+
+
 def test_requests_the_sdk_cannot_parse_are_answered_with_a_json_rpc_error() -> None:
     def call(request_id: int, params: str) -> str:
         return (
@@ -162,3 +184,44 @@ def test_requests_the_sdk_cannot_parse_are_answered_with_a_json_rpc_error() -> N
         answer = wire.answer(6)
         assert answer["result"]["structuredContent"] == {"result": []}
         assert wire.others == []
+
+
+async def test_the_end_of_input_waits_for_the_answers_it_is_owed_and_no_longer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp.shared.message import SessionMessage
+    from mcp.types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+
+    from standard_tool.mcp import _server
+
+    monkeypatch.setattr(_server, "SHUTDOWN_GRACE", 3600.0)  # only the answers can end the wait
+    into, read = anyio.create_memory_object_stream[Any](10)
+    write, out = anyio.create_memory_object_stream[Any](10)
+    reads = _server._AnswerRefused(read, write)  # pyright: ignore[reportPrivateUsage]
+    answers = _server._Answers(write, reads)  # pyright: ignore[reportPrivateUsage]
+    for request_id in (7, "7", 8):
+        await into.send(SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=request_id, method="x")))
+    cancelled = {"requestId": 8}
+    await into.send(
+        SessionMessage(
+            JSONRPCNotification(jsonrpc="2.0", method="notifications/cancelled", params=cancelled)
+        )
+    )
+    await into.aclose()
+    for _ in range(4):
+        await reads.receive()
+
+    async def answer() -> None:
+        for request_id in (7, "7"):
+            await anyio.sleep(0.05)
+            await answers.send(
+                SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request_id, result={}))
+            )
+
+    async with read, write, out:
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as group:
+                group.start_soon(answer)
+                with pytest.raises(anyio.EndOfStream):
+                    await reads.receive()
+        assert [m.message.id for m in (out.receive_nowait(), out.receive_nowait())] == [7, "7"]

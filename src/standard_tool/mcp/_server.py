@@ -591,8 +591,10 @@ def serve(
     serves Streamable HTTP with uvicorn on ``host:port`` at ``path`` (see
     ``http_app``).
 
-    When the client goes away the calls still running are cancelled; a sync
-    call that ignores its cancelled ``ToolContext`` for 2 s ends the process,
+    When standard input ends, the requests already read have up to 2 s
+    (``SHUTDOWN_GRACE``) to be answered, as a client that writes its requests
+    and closes the pipe expects; then the calls still running are cancelled. A
+    sync call that ignores its cancelled ``ToolContext`` for 2 s more ends the process,
     since Python would otherwise wait for its thread. Ctrl-C (``KeyboardInterrupt``)
     ends ``serve`` the same way, with a client connected or not, and is raised
     on (a process ended for a stuck sync call exits with 130). Over stdio a pipe
@@ -658,7 +660,8 @@ def serve(
             stdin: Any = lines  # the SDK only iterates the lines of the stdin it is given
             async with stdio_server(stdin=stdin) as (read_stream, write):
                 answering = _AnswerRefused(read_stream, write)
-                await stdio.run(answering, write, stdio.create_initialization_options())
+                answers = _Answers(write, answering)
+                await stdio.run(answering, answers, stdio.create_initialization_options())
 
     import asyncio
 
@@ -862,6 +865,11 @@ def _refused_answer(error: Exception) -> Any:
     return SessionMessage(answer)
 
 
+def _id_key(request_id: object) -> object:
+    """Return ``request_id`` as a set member (``1`` and ``"1"`` are different ids)."""
+    return (type(request_id), request_id) if isinstance(request_id, (str, int)) else None
+
+
 class _AnswerRefused:
     """The stdio read stream, answering each request the SDK's parser refuses.
 
@@ -869,11 +877,18 @@ class _AnswerRefused:
     which the server logs and drops: the client would wait for ever. This sends
     the JSON-RPC error for it (when the request's id can be found) and passes
     the exception on.
+
+    It also keeps the ids of the requests read and not yet answered (``_Answers``
+    reports the answers): at the end of the input, they have ``SHUTDOWN_GRACE``
+    seconds to be answered before the end is passed on, on which the SDK cancels
+    every request still running.
     """
 
     def __init__(self, inner: Any, write: Any) -> None:
         self._inner = inner
         self._write = write
+        self._unanswered: set[object] = set()
+        self._all_answered: Any = None  # an anyio.Event while the end of input waits
 
     @property
     def last_context(self) -> Any:
@@ -882,13 +897,42 @@ class _AnswerRefused:
     async def receive(self) -> Any:
         import anyio
 
-        item = await self._inner.receive()
+        try:
+            item = await self._inner.receive()
+        except anyio.EndOfStream:
+            await self._wait_for_answers()
+            raise
         if isinstance(item, Exception):
             answer = _refused_answer(item)
             if answer is not None:
                 with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                     await self._write.send(answer)
+            return item
+        message: Any = getattr(item, "message", None)
+        method = getattr(message, "method", None)
+        if isinstance(method, str):
+            if hasattr(message, "id"):
+                self._unanswered.add(_id_key(message.id))
+            elif method == "notifications/cancelled":  # the SDK answers a cancelled request never
+                params = getattr(message, "params", None)
+                if isinstance(params, dict):
+                    self.answered(cast("dict[str, Any]", params).get("requestId"))
         return item
+
+    def answered(self, request_id: object) -> None:
+        """Note that ``request_id`` was answered (or needs no answer any more)."""
+        self._unanswered.discard(_id_key(request_id))
+        if not self._unanswered and self._all_answered is not None:
+            self._all_answered.set()
+
+    async def _wait_for_answers(self) -> None:
+        import anyio
+
+        if not self._unanswered:
+            return
+        self._all_answered = anyio.Event()
+        with anyio.move_on_after(SHUTDOWN_GRACE):
+            await self._all_answered.wait()
 
     def __aiter__(self) -> _AnswerRefused:
         return self
@@ -908,6 +952,38 @@ class _AnswerRefused:
         self._inner.close()
 
     async def __aenter__(self) -> _AnswerRefused:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class _Answers:
+    """The stdio write stream, telling ``_AnswerRefused`` which requests are answered."""
+
+    def __init__(self, inner: Any, reads: _AnswerRefused) -> None:
+        self._inner = inner
+        self._reads = reads
+
+    async def send(self, item: Any) -> None:
+        await self._inner.send(item)
+        message = getattr(item, "message", None)
+        if message is not None and getattr(message, "method", None) is None:  # an answer
+            self._reads.answered(getattr(message, "id", None))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> _Answers:
         return self
 
     async def __aexit__(
