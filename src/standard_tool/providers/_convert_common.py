@@ -6,6 +6,7 @@ Layer: providers (imports the core and the shared helpers; never the package roo
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Mapping
@@ -348,3 +349,23 @@ class ToolCache(Generic[_T]):
         value = build()
         with self._lock:
             return self._weak.setdefault(tool, value)
+
+
+def native_input(tool: object) -> bytes | None:
+    """Return the bytes ``input_json_schema(tool)`` reads, for a tool built from a plain dict.
+
+    A tool given a plain draft 2020-12 JSON Schema dict keeps it as ``marshal``
+    bytes (``JSONSchemaProps.native_bytes``), and its ``input_json_schema`` is
+    ``marshal.loads`` of them. Reading them here skips the emitter in between; and
+    as the bytes never change, a declaration made from them can be made again the
+    same. ``None`` for any other tool (the JSON Schema adapter is then not even
+    imported).
+    """
+    module = sys.modules.get("standard_tool.schemas.jsonschema")
+    if module is None:
+        return None
+    props = getattr(getattr(tool, "input_schema", None), "__standard__", None)
+    if type(props) is not module.JSONSchemaProps:
+        return None
+    found: bytes | None = props.native_bytes()
+    return found

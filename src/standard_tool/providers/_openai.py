@@ -6,6 +6,8 @@ declaration helpers; never the package root).
 
 from __future__ import annotations
 
+import functools
+import marshal
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
@@ -35,6 +37,7 @@ from standard_tool.providers._convert_common import (
     ToolCache,
     is_array,
     is_object,
+    native_input,
     reasons_text,
     resolve_local_ref,
     value_text,
@@ -225,20 +228,40 @@ class OpenAIStrictSchema:
         return _strict_from_owned(cls, fresh_copy(dict(schema)))
 
 
-def _strict_from_owned(cls: type[OpenAIStrictSchema], root: dict[str, Any]) -> OpenAIStrictSchema:
-    """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it)."""
+def _strict_from_owned(
+    cls: type[OpenAIStrictSchema], root: dict[str, Any], frozen: bytes | None = None
+) -> OpenAIStrictSchema:
+    """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it).
+
+    ``frozen``: ``root``'s ``marshal`` bytes, which never change (``native_input``).
+    The rewrite is then kept only when asked for a second time, made again from them.
+    """
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     if not problems:
         view = cls.__new__(cls)
         # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.
         setattr_ = object.__setattr__
-        setattr_(view, "_schema", Snapshot(out, lend=True))
+        remake = None if frozen is None else functools.partial(_strict_again, frozen)
+        setattr_(view, "_schema", Snapshot(out, lend=True, remake=remake))
         setattr_(view, "strict", True)
         setattr_(view, "reason", None)
         setattr_(view, "_plan", plan)
         return view
     reason = truncate_text(reasons_text(problems), _MAX_REASON)
     return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
+
+
+def _strict_again(frozen: bytes) -> dict[str, Any]:
+    """The strict rewrite of ``frozen``'s schema, made again (the same as the first time)."""
+    out, _, _ = rewrite(marshal.loads(frozen), OPENAI_STRICT_RULES, check_openai_strict)
+    return out
+
+
+def _strict_view(tool: AnyTool) -> OpenAIStrictSchema:
+    frozen = native_input(tool)
+    if frozen is None:  # input_json_schema returns a fresh dict: no second copy
+        return _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool))
+    return _strict_from_owned(OpenAIStrictSchema, marshal.loads(frozen), frozen)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -260,8 +283,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         >>> openai_strict(ping).strict
         True
     """
-    # input_json_schema returns a fresh dict: no second copy.
-    return _CACHE.get(tool, lambda: _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool)))
+    return _CACHE.get(tool, lambda: _strict_view(tool))
 
 
 _OPENAI_KEYWORDS = frozenset(

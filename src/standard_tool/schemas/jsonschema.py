@@ -465,6 +465,15 @@ class JSONSchemaProps:
             )
         return schema
 
+    def native_bytes(self) -> bytes | None:
+        """Return the ``marshal`` bytes ``json_schema`` reads for draft 2020-12, or ``None``.
+
+        A plain draft 2020-12 schema is kept as these bytes and sent as it is:
+        ``json_schema.input(target="draft-2020-12")`` is ``marshal.loads`` of them.
+        A provider reads them directly (``native_input``) without the emitter.
+        """
+        return self._frozen if self._draft_2020_12 else None
+
     @property
     def json_schema(self) -> JSONSchemaEmitter:
         """``input``/``output`` JSON Schema for a target (see the class)."""
