@@ -1,7 +1,8 @@
 """``bench_build.py``'s cases counted in instructions by callgrind: repeatable on a busy machine.
 
-Run: ``python benchmarks/bench_build_instructions.py`` (needs valgrind; a few
-minutes). Each case runs in a fresh interpreter under ``valgrind --tool=callgrind``,
+Run: ``python benchmarks/bench_build_instructions.py [CASE ...]`` (needs valgrind;
+half an hour on a 2-core machine; naming cases, such as ``"build + convert"``, counts
+only those and the base). Each case runs in a fresh interpreter under ``valgrind --tool=callgrind``,
 once with one pass over the corpus and once with three; the difference, halved and
 divided by the corpus size, is one pass's instructions per schema, without the
 interpreter's start-up and imports. A pass starts from fresh copies of the schemas
@@ -52,10 +53,6 @@ def child(case: str, passes: int) -> None:
     frozen = marshal.dumps([d["parameters"] for d in corpus])
     names = [_name(d["name"]) for d in corpus]
     descriptions = [d["description"] for d in corpus]
-    declared = [
-        to_openai_chat(standard_tool(name=n, description=d, input_schema=s, execute=_echo))
-        for n, d, s in zip(names, descriptions, marshal.loads(frozen), strict=True)
-    ]
     gc.collect()
     gc.disable()
     for _ in range(passes):
@@ -74,9 +71,8 @@ def child(case: str, passes: int) -> None:
         elif case == "tool without schema":
             [standard_tool(name=n, description=d, execute=_echo) for n, d, _ in rows]
         elif case == "copies (floor)":
-            for schema, out in zip(schemas, declared, strict=True):
+            for schema in schemas:
                 marshal.loads(marshal.dumps(schema, 2))
-                marshal.dumps(out["function"]["parameters"])
         elif case == "openai-agents FunctionTool":
             for n, d, s in rows:
                 agents_declare(n, d, s)
@@ -95,15 +91,19 @@ def _instructions(case: str, passes: int) -> int:
     return int(found.group(1))
 
 
-def main() -> None:
+def main(chosen: list[str]) -> None:
+    unknown = [case for case in chosen if case not in CASES]
+    if unknown:
+        raise SystemExit(f"unknown case(s) {unknown}; the cases are {list(CASES)}")
+    cases = [case for case in CASES if not chosen or case in chosen or case == "openai-agents"]
     count = len(_bfcl.load())
     per: dict[str, float] = {}
-    for case in ("copies only", *CASES):
+    for case in ("copies only", *cases):
         per[case] = (_instructions(case, 3) - _instructions(case, 1)) / 2 / count
     base = per["openai-agents"] - per["copies only"]
     print(f"{count} schemas; thousands of instructions per schema (one pass, fresh copies")
     print("of the schemas not counted), and the ratio to openai-agents' transform")
-    for case in CASES:
+    for case in cases:
         value = per[case] - per["copies only"]
         print(f"{case:<28} {value / 1000:8.1f}k {value / base:6.2f}x")
 
@@ -112,4 +112,4 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
         child(sys.argv[2], int(sys.argv[3]))
     else:
-        main()
+        main(sys.argv[1:])

@@ -272,3 +272,56 @@ def _plain(schema: dict[str, Any]) -> Any:
     from tests.example_tools import PlainSchema
 
     return PlainSchema(schema)
+
+
+def test_a_dict_built_tools_strict_declaration_is_fresh_at_every_call() -> None:
+    # The first declaration is the rewrite itself; the second is made again from the
+    # tool's schema and kept; later ones are copies of it.
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "Where."},
+            "days": {"type": "integer", "default": 3},
+            "unit": {"type": "string", "enum": ["c", "f"]},
+        },
+        "required": ["city"],
+    }
+    tool = standard_tool(name="weather", description="d", input_schema=schema, execute=lambda x: x)
+    declared = [to_openai_chat(tool)["function"]["parameters"] for _ in range(4)]
+    assert declared[0]["required"] == ["city", "days", "unit"]
+    assert declared[0]["properties"]["days"]["type"] == ["integer", "null"]
+    for later in declared[1:]:
+        assert later == declared[0]
+        assert later is not declared[0]
+    declared[1]["properties"].clear()  # the kept one was handed out: a copy was kept
+    declared[2]["required"].append("x")
+    assert to_openai_chat(tool)["function"]["parameters"] == declared[3]
+    assert openai_strict(tool).decode({"city": "Oslo", "days": None, "unit": "c"}) == {
+        "city": "Oslo",
+        "unit": "c",
+    }
+
+
+def test_a_snapshot_with_remake_keeps_nothing_until_asked_twice() -> None:
+    from standard_tool._shared import Snapshot
+
+    made: list[int] = []
+
+    def remake() -> dict[str, Any]:
+        made.append(1)
+        return {"a": [1, 2]}
+
+    value = {"a": [1, 2]}
+    snapshot = Snapshot(value, lend=True, remake=remake)
+    assert snapshot.get() is value
+    assert made == []
+    second = snapshot.get()
+    assert second == value
+    assert second is not value
+    assert made == [1]
+    second["a"].append(3)
+    third = snapshot.get()
+    assert third == {"a": [1, 2]}
+    assert made == [1]
+    assert Snapshot(value, remake=remake).get() is not value  # without lend: kept at once
+    assert made == [1]

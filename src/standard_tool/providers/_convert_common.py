@@ -364,7 +364,7 @@ def native_input(tool: object) -> bytes | None:
     module = sys.modules.get("standard_tool.schemas.jsonschema")
     if module is None:
         return None
-    props = getattr(getattr(tool, "input_schema", None), "__standard__", None)
+    props: Any = getattr(getattr(tool, "input_schema", None), "__standard__", None)
     if type(props) is not module.JSONSchemaProps:
         return None
     found: bytes | None = props.native_bytes()

@@ -252,7 +252,7 @@ def _strict_from_owned(
 
 
 def _strict_again(frozen: bytes) -> dict[str, Any]:
-    """The strict rewrite of ``frozen``'s schema, made again (the same as the first time)."""
+    """Make the strict rewrite of ``frozen``'s schema again (the same as the first time)."""
     out, _, _ = rewrite(marshal.loads(frozen), OPENAI_STRICT_RULES, check_openai_strict)
     return out
 
