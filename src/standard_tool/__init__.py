@@ -179,7 +179,20 @@ else:
         metadata=None,
     ):
         """Build a Standard Tool (see ``standard_tool._core.standard_tool``)."""
-        return _build_tool(
+        if execute is not None:  # straight to the builder: a layer less per tool
+            return _build(
+                execute,
+                name=name,
+                description=description,
+                title=title,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                coerce=_as_standard_schema,
+                classes=None,
+                timeout=timeout,
+                metadata=metadata,
+            )
+        return _build_tool(  # the decorator form
             name=name,
             description=description,
             execute=execute,
@@ -193,6 +206,7 @@ else:
 
     # The one hook the core names: the package builds its tools with ``_fast``.
     from standard_tool._core import standard_tool as _core_builder
+    from standard_tool._fast import _build  # pyright: ignore[reportPrivateUsage]
     from standard_tool._fast import build_tool as _build_tool
 
     standard_tool.__doc__ = _core_builder.__doc__
