@@ -155,12 +155,18 @@ __all__ = [
 ]
 
 
+_as_standard: _typing.Any = None  # ``schemas.as_standard_schema``, once first needed
+
+
 def _as_standard_schema(schema: _typing.Any) -> _typing.Any:
     # Lazy: the adapters (and their libraries) load only for a schema that needs them.
-    from standard_tool.schemas import as_standard_schema
+    global _as_standard
+    if _as_standard is None:
+        from standard_tool.schemas import as_standard_schema
 
+        _as_standard = as_standard_schema
     # A dict's metaschema check waits for the tool's first call: building stays cheap.
-    return as_standard_schema(schema, defer_check=True)  # pyright: ignore[reportUnknownVariableType]
+    return _as_standard(schema, defer_check=True)
 
 
 if _typing.TYPE_CHECKING:

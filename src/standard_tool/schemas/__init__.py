@@ -110,7 +110,20 @@ def _installed(library: str) -> bool:
     return importlib.util.find_spec(library) is not None
 
 
+#: The adapter modules imported so far, by library: an import statement run again
+#: costs more than building a JSON Schema's adapter (``benchmarks/bench_build.py``).
+_ADAPTERS: dict[str, Any] = {}
+
+
 def _adapter(library: str) -> Any:
+    """Return the adapter module for ``library``, imported the first time."""
+    module = _ADAPTERS.get(library)
+    if module is None:
+        module = _ADAPTERS[library] = _import_adapter(library)
+    return module
+
+
+def _import_adapter(library: str) -> Any:
     """Import the adapter module for ``library``.
 
     Explicit import statements, not a computed name: the package's import graph
