@@ -1,6 +1,7 @@
 """Building tools from real JSON Schemas, and converting them for OpenAI strict mode.
 
-Run: ``python benchmarks/bench_build.py`` (about a minute; needs the ``bench``
+Run: ``python benchmarks/bench_build.py`` (about a minute, 7 rounds; ``BENCH_ROUNDS``
+sets another number; needs the ``bench``
 dependency group, ``openai-agents`` and ``pydantic-ai``; the first run downloads
 the ``bfcl-eval`` package's data once, see ``_bfcl.py``).
 
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import gc
 import marshal
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -59,7 +61,7 @@ from _timing import CpuWall, Paired
 from standard_tool import standard_tool
 from standard_tool.providers import to_openai_chat
 
-ROUNDS = 7
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
 
 
 def _name(text: str) -> str:
