@@ -621,3 +621,53 @@ def test_back_to_back_calls_with_a_deadline_reuse_one_thread() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert _pool_threads() <= max(before, 1)
+
+
+def test_a_batch_of_calls_reuses_the_spare_threads_of_the_last_one() -> None:
+    # A pool of its own (its threads are ended below), KEEP_IDLE + 2 threads busy at
+    # once: two of them are spares once idle, which wait only SPARE_IDLE for a job.
+    from standard_tool import _toolkit
+
+    workers = _toolkit._Workers()  # pyright: ignore[reportPrivateUsage]
+    size = _toolkit.KEEP_IDLE + 2
+    delivered = threading.Semaphore(0)
+
+    def batch() -> set[threading.Thread]:  # the threads (an ident may be reused)
+        barrier = threading.Barrier(size)
+        ran: list[threading.Thread] = []
+
+        def job() -> None:
+            barrier.wait(10)  # every job holds its thread until all have one
+            ran.append(threading.current_thread())
+
+        for _ in range(size):
+            workers.submit(job, lambda _: delivered.release())
+        for _ in range(size):
+            assert delivered.acquire(timeout=10)
+        return set(ran)
+
+    first = batch()
+    assert len(first) == size
+    # The next batch comes at once: the spares wait SPARE_IDLE (0.5 s) for it. A
+    # machine that stalls longer between the two lets one go: try again then.
+    reused = False
+    for _ in range(20):
+        second = batch()
+        if second == first:
+            reused = True
+            break
+        first = second
+    assert reused, "a batch right after another started new threads every time"
+    def stop() -> None:
+        raise SystemExit  # ends the thread that runs it
+
+    previous = threading.excepthook
+    threading.excepthook = lambda args: None  # the SystemExit that ends each thread
+    try:
+        for _ in range(size):  # one for each idle thread (a thread made for one ends too)
+            workers.submit(stop)
+        for thread in first:
+            thread.join(10)
+            assert not thread.is_alive()
+    finally:
+        threading.excepthook = previous
