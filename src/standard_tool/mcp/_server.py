@@ -17,7 +17,7 @@ import warnings
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from typing_extensions import Literal
+from typing_extensions import Literal, Self
 
 from standard_tool._context import (
     CURRENT,
@@ -865,12 +865,37 @@ def _refused_answer(error: Exception) -> Any:
     return SessionMessage(answer)
 
 
+class _StreamProxy:
+    """A stream of the SDK's stdio transport, wrapped: closing reaches the stream."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
 def _id_key(request_id: object) -> object:
     """Return ``request_id`` as a set member (``1`` and ``"1"`` are different ids)."""
     return (type(request_id), request_id) if isinstance(request_id, (str, int)) else None
 
 
-class _AnswerRefused:
+class _AnswerRefused(_StreamProxy):
     """The stdio read stream, answering each request the SDK's parser refuses.
 
     The SDK's stdio transport hands such a line to the server as an exception,
@@ -885,7 +910,7 @@ class _AnswerRefused:
     """
 
     def __init__(self, inner: Any, write: Any) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._write = write
         self._unanswered: set[object] = set()
         self._all_answered: Any = None  # an anyio.Event while the end of input waits
@@ -945,30 +970,12 @@ class _AnswerRefused:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
-    def close(self) -> None:
-        self._inner.close()
-
-    async def __aenter__(self) -> _AnswerRefused:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
-
-
-class _Answers:
+class _Answers(_StreamProxy):
     """The stdio write stream, telling ``_AnswerRefused`` which requests are answered."""
 
     def __init__(self, inner: Any, reads: _AnswerRefused) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._reads = reads
 
     async def send(self, item: Any) -> None:
@@ -976,21 +983,3 @@ class _Answers:
         message = getattr(item, "message", None)
         if message is not None and getattr(message, "method", None) is None:  # an answer
             self._reads.answered(getattr(message, "id", None))
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    def close(self) -> None:
-        self._inner.close()
-
-    async def __aenter__(self) -> _Answers:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
