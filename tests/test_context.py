@@ -658,6 +658,7 @@ def test_a_batch_of_calls_reuses_the_spare_threads_of_the_last_one() -> None:
             break
         first = second
     assert reused, "a batch right after another started new threads every time"
+
     def stop() -> None:
         raise SystemExit  # ends the thread that runs it
 
