@@ -325,3 +325,44 @@ def test_a_snapshot_with_remake_keeps_nothing_until_asked_twice() -> None:
     assert made == [1]
     assert Snapshot(value, remake=remake).get() is not value  # without lend: kept at once
     assert made == [1]
+
+
+# Not valid JSON Schema: a tool built from a dict checks it on its first call, so every
+# converter meets such schemas first. Each once crashed one converter.
+_MALFORMED = {
+    "prefixItems not a list (Gemini)": {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "string"}, "prefixItems": 3}},
+    },
+    "an empty type list": {"type": "object", "properties": {"a": {"type": []}}},
+    "a dict in required": {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": [{}],
+    },
+    "a list as format": {
+        "type": "object",
+        "properties": {"a": {"type": "string", "format": ["date"]}},
+    },
+}
+
+
+@pytest.mark.parametrize("schema", list(_MALFORMED.values()), ids=list(_MALFORMED))
+def test_a_malformed_schema_is_declared_or_refused_by_name_never_a_crash(
+    schema: dict[str, Any],
+) -> None:
+    from standard_tool.schemas import InvalidSchemaError
+
+    tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
+    for convert in (to_openai_chat, to_openai_responses, to_anthropic, to_gemini, to_mcp):
+        outcome: object
+        try:
+            outcome = convert(tool)
+        except ProviderSchemaError as err:
+            outcome = str(err)
+        if isinstance(outcome, str):
+            assert outcome.startswith("standard_tool.providers: ")
+        else:
+            assert isinstance(outcome, dict)
+    with pytest.raises(InvalidSchemaError, match="not a valid"):  # the check, on first use
+        tool.execute({})

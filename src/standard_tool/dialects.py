@@ -945,7 +945,7 @@ def _map_subschemas(node: SchemaDict, fn: Callable[[Any], Any]) -> SchemaDict:
     for key, value in node.items():
         if key in _ONE or (key == "items" and not isinstance(value, list)):
             out[key] = fn(value)
-        elif key in _LIST or key == "items":
+        elif (key in _LIST or key == "items") and isinstance(value, list):
             out[key] = [fn(v) for v in cast("list[Any]", value)]
         elif key in _MAP and isinstance(value, dict):
             out[key] = {name: fn(v) for name, v in value.items()}  # pyright: ignore[reportUnknownVariableType]

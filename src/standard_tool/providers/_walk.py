@@ -467,7 +467,7 @@ class Walker:
     ) -> tuple[dict[str, Any], Plan | None]:
         kind = node.get("type")
         null = False
-        if is_array(kind):  # [T, "null"] after _normalize
+        if is_array(kind) and kind:  # [T, "null"] after _normalize (or ["null"])
             null = True
             kind = kind[0]
         enum = node.get("enum")
@@ -571,7 +571,7 @@ class Walker:
                 "exclusiveMinimum",
                 "exclusiveMaximum",
             )
-        return value in self.rules.formats.get(kind, frozenset())
+        return isinstance(value, str) and value in self.rules.formats.get(kind, frozenset())
 
     def _note(self, key: str, value: Any, kind: str, notes: list[str]) -> None:
         if self.rules.exclusive_bounds_inclusive and key in (
@@ -669,7 +669,12 @@ class Walker:
                 if is_object(value) and value:
                     self._problem(path, f"has both properties and {other}; use one or the other")
         required_in = node.get("required")
-        required: set[Any] = set(required_in) if is_array(required_in) else set()
+        required: set[Any] = set()
+        if is_array(required_in):
+            try:
+                required = set(required_in)
+            except TypeError:  # a list or dict among the names (an invalid schema)
+                required = {r for r in required_in if isinstance(r, str)}
         self.properties += len(props)
         out_props: dict[str, Any] = {}
         plans: dict[str, Plan | None] = {}
