@@ -366,3 +366,39 @@ def test_a_malformed_schema_is_declared_or_refused_by_name_never_a_crash(
             assert isinstance(outcome, dict)
     with pytest.raises(InvalidSchemaError, match="not a valid"):  # the check, on first use
         tool.execute({})
+
+
+def test_the_per_tool_cache_builds_once_per_tool_and_never_keeps_a_tool_alive() -> None:
+    import gc
+    import weakref
+
+    from standard_tool.providers._convert_common import ToolCache
+
+    class Slotted:  # no __weakref__: built on every call, never cached
+        __slots__ = ()
+
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+    class Plain:
+        pass
+
+    cache: ToolCache[list[int]] = ToolCache()
+    made: list[int] = []
+
+    def build() -> list[int]:
+        made.append(1)
+        return [len(made)]
+
+    tool = Plain()
+    first = cache.get(tool, build)
+    assert cache.get(tool, build) is first
+    assert cache.get(Plain(), build) is not first
+    assert len(made) == 2
+    for odd in (Slotted(), Unhashable()):
+        assert cache.get(odd, build) is not cache.get(odd, build)
+    assert len(made) == 6
+    gone = weakref.ref(tool)
+    del tool
+    gc.collect()
+    assert gone() is None

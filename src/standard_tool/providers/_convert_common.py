@@ -325,6 +325,9 @@ class AnyOfPlan(Plan):
 # --------------------------------------------------------------------------------------
 
 
+_MISSING: Any = object()
+
+
 class ToolCache(Generic[_T]):
     """Caches one value per tool object, keyed weakly: it never keeps a tool alive.
 
@@ -340,12 +343,12 @@ class ToolCache(Generic[_T]):
         self._lock = threading.Lock()
 
     def get(self, tool: object, build: Callable[[], _T]) -> _T:
-        try:
-            return self._weak[tool]
-        except KeyError:
-            pass
+        try:  # ``get``, not ``[]``: a first call raises no ``KeyError`` (about 1 us)
+            found = self._weak.get(tool, _MISSING)
         except TypeError:  # not weak-referenceable or not hashable
             return build()
+        if found is not _MISSING:
+            return cast("_T", found)
         value = build()
         with self._lock:
             return self._weak.setdefault(tool, value)
