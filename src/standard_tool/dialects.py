@@ -929,14 +929,6 @@ def _thaw_within(value: Any, depth: int) -> Any:
         items = cast("Mapping[Any, Any]", value).items()
         return {k: _thaw_within(v, depth - 1) for k, v in items}
     return [_thaw_within(v, depth - 1) for v in cast("list[Any]", value)]
-    if depth < 0 and (isinstance(value, (Mapping, list, tuple))):
-        raise SchemaConversionError("the schema nests too deeply")
-    if isinstance(value, Mapping):
-        items = cast("Mapping[Any, Any]", value).items()
-        return {k: _thaw_within(v, depth - 1) for k, v in items}
-    if isinstance(value, (list, tuple)):
-        return [_thaw_within(v, depth - 1) for v in cast("list[Any]", value)]
-    return value
 
 
 def _map_subschemas(node: SchemaDict, fn: Callable[[Any], Any]) -> SchemaDict:
