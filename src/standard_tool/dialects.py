@@ -938,7 +938,7 @@ def _map_subschemas(node: SchemaDict, fn: Callable[[Any], Any]) -> SchemaDict:
         if key in _ONE or (key == "items" and not isinstance(value, list)):
             out[key] = fn(value)
         elif (key in _LIST or key == "items") and isinstance(value, list):
-            out[key] = [fn(v) for v in cast("list[Any]", value)]
+            out[key] = [fn(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
         elif key in _MAP and isinstance(value, dict):
             out[key] = {name: fn(v) for name, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
         elif key == "dependencies" and isinstance(value, dict):
