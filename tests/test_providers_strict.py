@@ -542,3 +542,53 @@ def test_the_enum_values_of_direct_leaves_count_toward_the_limit() -> None:
     half = {"type": "string", "enum": [f"v{i}" for i in range(500)]}
     optional = strict(obj({"a": half, "b": half}, []))  # each gains a null: 501 + 501
     assert "has 1002 enum values; at most 1000 are allowed" in str(optional.reason)
+
+
+# ------------------------------------------- the rewrite shares nothing with its input
+# A tool built from a dict has its own copy of the schema, which the strict view
+# rewrites without copying it first: the declaration handed out (which the caller may
+# change) must hold no list or dict of it.
+
+
+_STRING = {"type": "string"}
+
+
+def _containers(value: Any, found: set[int]) -> set[int]:
+    if isinstance(value, (dict, list)):
+        found.add(id(value))
+        items: Any = value.values() if isinstance(value, dict) else value
+        for item in items:
+            _containers(item, found)
+    return found
+
+
+def _shared(schema: dict[str, Any]) -> set[int]:
+    from standard_tool.providers._openai import OPENAI_STRICT_RULES
+    from standard_tool.providers._walk import rewrite
+
+    out, _, _ = rewrite(schema, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
+    return _containers(schema, set()) & _containers(out, set())
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(schema=st.one_of(_ROOTS, _PLAIN_ROOTS, _PLAIN_ROOTS.map(_general)))
+def test_the_strict_rewrite_shares_no_list_or_dict_with_its_input(schema: Any) -> None:
+    assert not _shared(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        obj({"a": {"type": "number", "minimum": [1, 2]}}, ["a"]),  # kept, though refused
+        obj({"a": {"type": "string", "pattern": {"x": [1]}, "format": "date"}}, ["a"]),
+        obj({"a": {"enum": [{"k": [1]}, [2]]}, "b": {"const": {"k": 1}}}, ["a"]),
+        obj({"a": {"type": "integer", "default": [1], "examples": [[1]]}}, []),
+        obj({"a": {"$ref": "#/$defs/d"}}, ["a"], **{"$defs": {"d": obj({"x": _STRING})}}),
+        obj({"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}, ["a"]),
+        obj({"a": {"type": ["string", "null"], "enum": ["x", None]}}, ["a"]),
+        obj({"a": {"type": "object", "patternProperties": {"^x": {"type": "integer"}}}}, ["a"]),
+        obj({"a": {"type": "object", "additionalProperties": {"type": "array", "items": {}}}}),
+    ],
+)
+def test_schemas_of_every_kind_share_nothing_with_their_rewrite(schema: dict[str, Any]) -> None:
+    assert not _shared(schema)

@@ -238,17 +238,25 @@ def _schema_dicts_held(obj: object) -> int:
     return found
 
 
-def test_a_tool_built_from_a_dict_holds_no_python_copy_of_it_until_first_used() -> None:
-    """A tool that is never called costs next to nothing: its schema waits as bytes."""
+def test_a_tool_built_from_a_dict_keeps_one_copy_of_it_for_validation_and_providers() -> None:
+    """The copy is made when the tool is built; validation and the providers read it."""
+    from standard_tool import input_json_schema
+    from standard_tool.providers import to_openai_chat
+
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
     built = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: v)
-    assert _schema_dicts_held(built.input_schema) == 0
+    assert _schema_dicts_held(built.input_schema) == 1
+    schema["properties"]["a"]["type"] = "string"  # the caller's dict: no effect on the tool
     assert built.execute({"a": 1}) == {"a": 1}
-    assert _schema_dicts_held(built.input_schema) == 1  # read once, for the validator
+    assert _schema_dicts_held(built.input_schema) == 1  # the validator reads the same copy
+    for _ in range(3):  # the strict rewrite, made from the copy twice, shares none of it
+        to_openai_chat(built)["function"]["parameters"]["properties"].clear()
+    assert input_json_schema(built)["properties"]["a"] == {"type": "integer"}
+    assert built.input_schema.schema["properties"]["a"] == {"type": "integer"}
     wrapped = from_json_schema(schema, defer_check=True)
-    assert _schema_dicts_held(wrapped) == 0
-    assert wrapped.schema == schema
     assert _schema_dicts_held(wrapped) == 1
+    assert wrapped.schema == schema
+    assert wrapped.schema is not schema
 
 
 def test_each_emission_of_a_deferred_schema_is_a_fresh_copy() -> None:

@@ -354,15 +354,15 @@ class ToolCache(Generic[_T]):
             return self._weak.setdefault(tool, value)
 
 
-def native_input(tool: object) -> bytes | None:
-    """Return the bytes ``input_json_schema(tool)`` reads, for a tool built from a plain dict.
+def native_input(tool: object) -> dict[str, Any] | None:
+    """Return the schema ``input_json_schema(tool)`` copies, for a tool built from a plain dict.
 
-    A tool given a plain draft 2020-12 JSON Schema dict keeps it as ``marshal``
-    bytes (``JSONSchemaProps.native_bytes``), and its ``input_json_schema`` is
-    ``marshal.loads`` of them. Reading them here skips the emitter in between; and
-    as the bytes never change, a declaration made from them can be made again the
-    same. ``None`` for any other tool (the JSON Schema adapter is then not even
-    imported).
+    A tool given a plain draft 2020-12 JSON Schema dict keeps its own copy of it
+    (``JSONSchemaProps.native_schema``), and its ``input_json_schema`` is a copy of
+    that. A caller that only reads it, and lets no part of it into what it returns,
+    skips both the emitter and the copy; as it never changes, what is made from it
+    can be made again the same. ``None`` for any other tool (the JSON Schema adapter
+    is then not even imported).
     """
     module = sys.modules.get("standard_tool.schemas.jsonschema")
     if module is None:
@@ -370,5 +370,5 @@ def native_input(tool: object) -> bytes | None:
     props: Any = getattr(getattr(tool, "input_schema", None), "__standard__", None)
     if type(props) is not module.JSONSchemaProps:
         return None
-    found: bytes | None = props.native_bytes()
+    found: dict[str, Any] | None = props.native_schema()
     return found

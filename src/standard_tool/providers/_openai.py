@@ -7,7 +7,6 @@ declaration helpers; never the package root).
 from __future__ import annotations
 
 import functools
-import marshal
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
@@ -47,6 +46,7 @@ from standard_tool.providers._declare import (
     ManyTools,
     check_name,
     each,
+    is_one_tool,
     parameters,
     plain_parameters,
 )
@@ -229,19 +229,19 @@ class OpenAIStrictSchema:
 
 
 def _strict_from_owned(
-    cls: type[OpenAIStrictSchema], root: dict[str, Any], frozen: bytes | None = None
+    cls: type[OpenAIStrictSchema], root: dict[str, Any], kept: bool = False
 ) -> OpenAIStrictSchema:
-    """``from_json_schema`` of a dict nobody else holds (the rewrite may share parts of it).
+    """``from_json_schema`` of a dict nobody changes: the rewrite shares no part of it.
 
-    ``frozen``: ``root``'s ``marshal`` bytes, which never change (``native_input``).
-    The rewrite is then kept only when asked for a second time, made again from them.
+    ``kept``: ``root`` is a tool's own copy, which never changes (``native_input``).
+    The rewrite is then kept only when asked for a second time, made again from it.
     """
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     if not problems:
         view = cls.__new__(cls)
         # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.
         setattr_ = object.__setattr__
-        remake = None if frozen is None else functools.partial(_strict_again, frozen)
+        remake = functools.partial(_strict_again, root) if kept else None
         setattr_(view, "_schema", Snapshot(out, lend=True, remake=remake))
         setattr_(view, "strict", True)
         setattr_(view, "reason", None)
@@ -251,22 +251,20 @@ def _strict_from_owned(
     return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
 
 
-def _strict_again(frozen: bytes) -> dict[str, Any]:
-    """Make the strict rewrite of ``frozen``'s schema again (the same as the first time).
+def _strict_again(root: dict[str, Any]) -> dict[str, Any]:
+    """Make the strict rewrite of ``root`` again (the same as the first time).
 
     Its problems were found the first time; the check is skipped where it was then.
     """
-    out, _, _ = rewrite(
-        marshal.loads(frozen), OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True
-    )
+    out, _, _ = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     return out
 
 
 def _strict_view(tool: AnyTool) -> OpenAIStrictSchema:
-    frozen = native_input(tool)
-    if frozen is None:  # input_json_schema returns a fresh dict: no second copy
+    kept = native_input(tool)
+    if kept is None:  # input_json_schema returns a fresh dict
         return _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool))
-    return _strict_from_owned(OpenAIStrictSchema, marshal.loads(frozen), frozen)
+    return _strict_from_owned(OpenAIStrictSchema, kept, kept=True)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -520,6 +518,8 @@ def to_openai_chat(
         >>> to_openai_chat(ping)["function"]["strict"]
         True
     """
+    if is_one_tool(tool):  # the commonest call, without the lambda ``each`` takes
+        return _openai_chat(cast("AnyTool", tool), strict)
     return each(tool, lambda t: _openai_chat(t, strict))
 
 
@@ -550,6 +550,8 @@ def to_openai_responses(
     Same rules as ``to_openai_chat``; the shape is flat:
     ``{"type": "function", "name", "description", "parameters", "strict"}``.
     """
+    if is_one_tool(tool):
+        return _openai_responses(cast("AnyTool", tool), strict)
     return each(tool, lambda t: _openai_responses(t, strict))
 
 

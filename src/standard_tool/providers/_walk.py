@@ -22,7 +22,7 @@ from typing import Any
 
 from typing_extensions import TypeGuard
 
-from standard_tool._shared import truncate_text
+from standard_tool._shared import fresh_copy, truncate_text
 from standard_tool.providers._convert_common import (
     AnyOfPlan,
     ArrayPlan,
@@ -513,7 +513,9 @@ class Walker:
             if key in used or key in _DROP or key in ("description", "title", "default"):
                 continue
             if key in keep and self._keep_value(key, value, kind):
-                out[key] = value
+                # A copy of a list or dict (a constraint strict mode refuses): the
+                # rewrite shares no part of the schema (``providers._convert_common``).
+                out[key] = fresh_copy(value) if value.__class__ in (dict, list) else value
             elif key not in _STRUCTURAL or key in ("nullable",):
                 self._note(key, value, kind, notes)
         if self.rules.exclusive_bounds_inclusive:
@@ -887,6 +889,10 @@ def rewrite(
     added to each optional enum counts there), which is then left to it. The
     property test of the direct steps in ``tests/test_providers_strict.py`` holds
     them to the general steps and the check.
+
+    ``root`` is not modified, and the rewritten schema shares no list or dict with
+    it: a tool's own copy of its schema can be rewritten without copying it first
+    (``providers._convert_common.native_input``).
 
     Returns:
         The rewritten schema, its decoding plan, and the problems as text: the

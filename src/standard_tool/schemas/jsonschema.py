@@ -365,40 +365,59 @@ def _pattern_problem(schema: object) -> str | None:
 _PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _frozen(schema: Any) -> bytes | None:
-    """Return ``schema``'s ``marshal`` bytes when it is plain JSON, else ``None``.
+class _NotPlain(Exception):
+    """Raised inside ``_plain_copy`` at the first value that is not plain JSON."""
 
-    Plain JSON is dicts, lists, strings, numbers, booleans and ``None``, within
-    ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one that contains itself is
-    not): the bytes then read back as exactly the copy ``copy_schema`` makes (format
-    version 2 writes a dict met twice twice, as the copy does). Checking walks the
-    schema without building anything; anything else is copied at once instead.
+
+def _plain_copy(schema: Any) -> dict[str, Any] | None:
+    """Return a deep copy of ``schema`` when it is plain JSON, else ``None``.
+
+    Plain JSON is dicts, lists, strings, numbers, booleans and ``None`` (exactly
+    these classes), within ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one
+    that contains itself is not): the copy is then the one ``copy_schema`` makes,
+    made in one pass that checks as it copies. Anything else goes to
+    ``copy_schema`` instead, which refuses what cannot be copied.
     """
-    if schema.__class__ is not dict or not _plain_within(schema, MAX_SCHEMA_DEPTH):
+    if schema.__class__ is not dict:
         return None
     try:
-        return marshal.dumps(schema, 2)
-    except ValueError:  # a value passing for a plain one (its ``__class__`` says so)
+        return _copy_dict(schema, MAX_SCHEMA_DEPTH)
+    except _NotPlain:
         return None
 
 
-def _plain_within(container: Any, depth: int) -> bool:
-    """Whether a dict's values or a list's items are plain JSON, ``depth`` levels down.
-
-    Keys are not looked at: the copy keeps them as they are, and ``marshal`` refuses
-    a key it cannot write.
-    """
+def _copy_dict(source: dict[Any, Any], depth: int) -> dict[Any, Any]:
+    # Keys are kept as they are, as ``copy_schema`` keeps them.
     if depth < 0:
-        return False
-    items: Iterable[Any] = container.values() if container.__class__ is dict else container
-    for item in items:
-        cls = item.__class__
-        if cls is dict or cls is list:
-            if not _plain_within(item, depth - 1):
-                return False
+        raise _NotPlain
+    copy: dict[Any, Any] = {}
+    for key, value in source.items():
+        cls = value.__class__
+        if cls is dict:
+            value = _copy_dict(value, depth - 1)
+        elif cls is list:
+            value = _copy_list(value, depth - 1)
         elif cls not in _PLAIN_SCALARS:
-            return False
-    return True
+            raise _NotPlain
+        copy[key] = value
+    return copy
+
+
+def _copy_list(source: list[Any], depth: int) -> list[Any]:
+    if depth < 0:
+        raise _NotPlain
+    copy: list[Any] = []
+    append = copy.append
+    for value in source:
+        cls = value.__class__
+        if cls is dict:
+            value = _copy_dict(value, depth - 1)
+        elif cls is list:
+            value = _copy_list(value, depth - 1)
+        elif cls not in _PLAIN_SCALARS:
+            raise _NotPlain
+        append(value)
+    return copy
 
 
 class JSONSchemaProps:
@@ -415,28 +434,30 @@ class JSONSchemaProps:
         "_check_formats",
         "_draft_2020_12",
         "_emitter",
-        "_frozen",
         "_iter_errors",
+        "_json",
         "_patterns",
         "_schema",
     )
 
     version: int = 1
     vendor: str = "jsonschema"
+    #: No fast path: said here, so the builder's look-up raises nothing inside ``getattr``.
+    fast_path: None = None
 
     def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
-        self._setup(schema, schema, None, check_formats=check_formats, defer_check=defer_check)
+        self._setup(schema, schema, False, check_formats=check_formats, defer_check=defer_check)
 
     def _setup(
         self,
         source: Mapping[str, Any],
-        schema: dict[str, Any] | None,
-        frozen: bytes | None,
+        schema: dict[str, Any],
+        plain: bool,
         *,
         check_formats: bool,
         defer_check: bool,
     ) -> None:
-        """Set up from ``schema``, or from ``frozen``: its ``marshal`` bytes, read when needed.
+        """Set up from ``schema``, a copy nobody else holds; ``plain``: it is plain JSON.
 
         ``source`` is the schema as given, for its dialect.
         """
@@ -445,7 +466,7 @@ class JSONSchemaProps:
         except SchemaConversionError as err:
             raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
-        self._frozen = frozen
+        self._json = plain
         self._check_formats = check_formats
         self._patterns = False
         self._draft_2020_12 = dialect == "draft-2020-12"
@@ -457,34 +478,29 @@ class JSONSchemaProps:
             self.check()
 
     def _plain(self) -> dict[str, Any]:
-        """Return the schema, read from its bytes the first time it is needed."""
-        schema = self._schema
-        if schema is None:
-            schema = self._schema = cast(
-                "dict[str, Any]", marshal.loads(cast("bytes", self._frozen))
-            )
-        return schema
+        """Return the schema (the copy this object keeps: never to be modified)."""
+        return self._schema
 
-    def native_bytes(self) -> bytes | None:
-        """Return the ``marshal`` bytes ``json_schema`` reads for draft 2020-12, or ``None``.
+    def native_schema(self) -> dict[str, Any] | None:
+        """Return the schema itself when it is plain draft 2020-12 JSON, else ``None``.
 
-        A plain draft 2020-12 schema is kept as these bytes and sent as it is:
-        ``json_schema.input(target="draft-2020-12")`` is ``marshal.loads`` of them.
-        A provider reads them directly (``native_input``) without the emitter.
+        Such a schema is sent as it is: ``json_schema.input(target="draft-2020-12")``
+        is a copy of it. A provider that reads it without modifying it or letting any
+        part of it out (``providers._convert_common.native_input``) needs no copy.
         """
-        return self._frozen if self._draft_2020_12 else None
+        return self._schema if self._json and self._draft_2020_12 else None
 
     @property
     def json_schema(self) -> JSONSchemaEmitter:
         """``input``/``output`` JSON Schema for a target (see the class)."""
         emitter = self._emitter
         if emitter is None:
-            frozen = self._frozen
-            if frozen is None:
-                schema = cast("dict[str, Any]", self._schema)
-                emitter = JSONSchemaEmitter(lambda side, options: schema)
-            else:  # emitted from the bytes (a plain draft 2020-12 schema: as they are)
+            schema = self._schema
+            if self._json:  # copies read from its bytes (plain draft 2020-12: as it is)
+                frozen = marshal.dumps(schema, 2)
                 emitter = JSONSchemaEmitter(frozen=frozen, native=self._draft_2020_12)
+            else:
+                emitter = JSONSchemaEmitter(lambda side, options: schema)
             self._emitter = emitter
         return emitter
 
@@ -589,12 +605,11 @@ class JSONSchema:
             references and its patterns on the first ``validate`` (or an explicit
             ``check()``) instead of now. The builder defers it for a JSON Schema
             dict, so a tool that is never called costs next to nothing; the error
-            is the same, raised then. A plain JSON dict is then also kept as
-            ``marshal`` bytes until first needed, instead of copied into Python
-            objects now.
+            is the same, raised then.
 
     Attributes:
-        schema: the (copied) JSON Schema.
+        schema: the (copied) JSON Schema: the copy validation and the providers
+            read, not to be modified.
 
     Raises:
         InvalidSchemaError: (a ``ValueError``) the schema names another dialect,
@@ -611,15 +626,13 @@ class JSONSchema:
     def __init__(
         self, schema: Mapping[str, Any], *, check_formats: bool = True, defer_check: bool = False
     ) -> None:
-        if not isinstance(schema, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if schema.__class__ is not dict and not isinstance(schema, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        # A plain dict whose check waits is kept as bytes until first needed: a tool
-        # never called makes no Python copy of it (for the garbage collector to walk).
-        frozen = _frozen(schema) if defer_check else None
-        copied = None
-        if frozen is None:
+        copied = _plain_copy(schema)
+        plain = copied is not None
+        if copied is None:
             try:  # bounded: a deep or self-containing schema stops the copy early
                 copied = copy_schema(schema, max_depth=MAX_SCHEMA_DEPTH)
             except SchemaConversionError:
@@ -627,7 +640,7 @@ class JSONSchema:
                 raise InvalidSchemaError(f"from_json_schema: {problem}") from None
         props = JSONSchemaProps.__new__(JSONSchemaProps)
         props._setup(  # pyright: ignore[reportPrivateUsage]
-            schema, copied, frozen, check_formats=check_formats, defer_check=defer_check
+            schema, copied, plain, check_formats=check_formats, defer_check=defer_check
         )
         self.__standard__ = props
 
