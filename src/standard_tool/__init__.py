@@ -156,16 +156,23 @@ __all__ = [
 
 
 _as_standard: _typing.Any = None  # ``schemas.as_standard_schema``, once first needed
+_from_dict: _typing.Any = None  # ``schemas.jsonschema.JSONSchema``, once a dict comes
 
 
 def _as_standard_schema(schema: _typing.Any) -> _typing.Any:
     # Lazy: the adapters (and their libraries) load only for a schema that needs them.
-    global _as_standard
+    # A dict's metaschema check waits for the tool's first call: building stays cheap.
+    global _as_standard, _from_dict
+    if schema.__class__ is dict:  # what ``as_standard_schema`` does with it, directly
+        if _from_dict is None:
+            from standard_tool.schemas.jsonschema import JSONSchema
+
+            _from_dict = JSONSchema
+        return _from_dict(schema, defer_check=True)
     if _as_standard is None:
         from standard_tool.schemas import as_standard_schema
 
         _as_standard = as_standard_schema
-    # A dict's metaschema check waits for the tool's first call: building stays cheap.
     return _as_standard(schema, defer_check=True)
 
 

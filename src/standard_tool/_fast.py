@@ -285,6 +285,20 @@ def _unchecked(value: Any) -> Any:
     return value
 
 
+def _call1(handler: Callable[..., Any]) -> _Run:
+    def call1(value: Any = None, meta: Any = None) -> Any:
+        return handler(value)
+
+    return call1
+
+
+def _call0(handler: Callable[..., Any]) -> _Run:
+    def call0(value: Any = None, meta: Any = None) -> Any:
+        return handler()
+
+    return call0
+
+
 def _build_sync_run(
     handler: Callable[..., Any],
     arity: int,
@@ -293,13 +307,7 @@ def _build_sync_run(
     fast_in: FastPath | None = None,
     fast_out: FastPath | None = None,
 ) -> _Run:
-    def call1(value: Any = None, meta: Any = None) -> Any:
-        return handler(value)
-
-    def call0(value: Any = None, meta: Any = None) -> Any:
-        return handler()
-
-    call: _Run = handler if arity == 2 else call1 if arity == 1 else call0
+    call: _Run = handler if arity == 2 else _call1(handler) if arity == 1 else _call0(handler)
     # A ``FastPath.raising`` convert is made on the first call (generating it costs
     # more than a decoration should), then bound into the cell the paths below read:
     # no stub frame between a call and the generated code from then on.
@@ -316,7 +324,7 @@ def _build_sync_run(
             return made(value)
 
         unwrap_in = bind_in
-    else:
+    elif check_out is not None:  # only ``run_both`` reads it: no closure made for nothing
         unwrap_in = _unwrapper("input", check_in, fast_in)
     if check_out is None:
         pass
