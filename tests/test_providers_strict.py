@@ -488,7 +488,17 @@ _LEAVES = st.fixed_dictionaries(
         "enum": st.lists(st.one_of(st.text(max_size=3), st.none(), st.integers()), max_size=3),
     },
 )  # fmt: skip
-_PLAIN_ROOTS = st.dictionaries(st.text(min_size=1, max_size=4), _LEAVES, max_size=5).flatmap(
+_LEAF_ARRAYS = st.fixed_dictionaries(
+    {"type": st.sampled_from(["array", "array", "string"]), "items": _LEAVES},
+    optional={
+        "description": _TEXT,
+        "title": _TEXT,
+        "default": st.one_of(st.none(), st.lists(st.text(max_size=2), max_size=2), st.text()),
+    },
+)
+_PLAIN_ROOTS = st.dictionaries(
+    st.text(min_size=1, max_size=4), st.one_of(_LEAVES, _LEAF_ARRAYS), max_size=5
+).flatmap(
     lambda props: st.fixed_dictionaries(
         {
             "type": st.just("object"),
@@ -500,9 +510,23 @@ _PLAIN_ROOTS = st.dictionaries(st.text(min_size=1, max_size=4), _LEAVES, max_siz
 )
 
 
+def _commented(sub: dict[str, Any]) -> dict[str, Any]:
+    """``sub`` and its items with a ``$comment`` (dropped by the rewrite): no direct path."""
+    if isinstance(sub.get("items"), dict):
+        return {**sub, "items": {**sub["items"], "$comment": "c"}, "$comment": "c"}
+    return {**sub, "$comment": "c"}
+
+
+def _uncommented(sub: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in sub.items() if k != "$comment"}
+    if isinstance(out.get("items"), dict):
+        out["items"] = {k: v for k, v in out["items"].items() if k != "$comment"}
+    return out
+
+
 def _general(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with a ``$comment`` (dropped by the rewrite) on every node: no direct path."""
-    props = {name: {**sub, "$comment": "c"} for name, sub in schema["properties"].items()}
+    """``schema`` with a ``$comment`` on every node: rewritten by the general steps only."""
+    props = {name: _commented(sub) for name, sub in schema["properties"].items()}
     return {**schema, "properties": props, "$comment": "c"}
 
 
@@ -519,17 +543,14 @@ def test_plain_roots_and_scalar_leaves_rewrite_as_the_general_path_does(
     sent = general.schema
     if not general.strict:  # sent as given: without the comments it was given
         sent = {k: v for k, v in sent.items() if k != "$comment"}
-        sent["properties"] = {
-            name: {k: v for k, v in sub.items() if k != "$comment"}
-            for name, sub in sent["properties"].items()
-        }
+        sent["properties"] = {name: _uncommented(sub) for name, sub in sent["properties"].items()}
     assert json.dumps(direct.schema) == json.dumps(sent)  # key order too
     assert check_openai_strict(direct.schema) == check_openai_strict(sent)
     nulls = dict.fromkeys(schema["properties"])
     assert direct.decode(nulls) == general.decode(nulls)
     for sub in schema["properties"].values():  # below an array: ``node``'s direct path
         direct = strict(obj({"a": {"type": "array", "items": sub}}, ["a"]))
-        general = strict(obj({"a": {"type": "array", "items": {**sub, "$comment": "c"}}}, ["a"]))
+        general = strict(obj({"a": {"type": "array", "items": _commented(sub)}}, ["a"]))
         assert (direct.strict, direct.reason) == (general.strict, general.reason)
         if direct.strict:
             assert json.dumps(direct.schema) == json.dumps(general.schema)
