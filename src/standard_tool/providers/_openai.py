@@ -481,7 +481,7 @@ def _openai_parameters(
             f"{PREFIX}tool {tool.name!r} cannot use OpenAI strict mode: {view.reason}. "
             "Pass strict='auto' or strict=False to send it without strict mode"
         )
-    return parameters(tool), False
+    return view.schema, False  # the plain parameters, kept by the view: no second copy
 
 
 @overload
