@@ -38,6 +38,7 @@ CASES = (
     "build + convert",
     "tool without schema",
     "copies (floor)",
+    "tool + copy + their transform",
     "openai-agents FunctionTool",
 )
 
@@ -73,6 +74,11 @@ def child(case: str, passes: int) -> None:
         elif case == "copies (floor)":
             for schema in schemas:
                 marshal.loads(marshal.dumps(schema, 2))
+        elif case == "tool + copy + their transform":
+            for n, d, s in rows:
+                standard_tool(name=n, description=d, execute=_echo)
+                with contextlib.suppress(Exception):  # one it cannot make strict
+                    ensure_strict_json_schema(marshal.loads(marshal.dumps(s, 2)))
         elif case == "openai-agents FunctionTool":
             for n, d, s in rows:
                 agents_declare(n, d, s)
