@@ -402,3 +402,20 @@ def test_the_per_tool_cache_builds_once_per_tool_and_never_keeps_a_tool_alive() 
     del tool
     gc.collect()
     assert gone() is None
+
+
+def test_a_dict_built_tools_non_strict_declaration_is_fresh_at_every_call() -> None:
+    # Cannot be strict (a property of any value): the plain parameters, lent at the
+    # first declaration, made again from the tool's copy at the second, copied after.
+    schema = {"type": "object", "properties": {"any": {"description": "Anything."}}}
+    tool = standard_tool(name="loose", description="d", input_schema=schema, execute=lambda x: x)
+    declared = [to_openai_chat(tool)["function"] for _ in range(4)]
+    assert [d["strict"] for d in declared] == [False] * 4
+    first = declared[0]["parameters"]
+    assert first == {"type": "object", "properties": {"any": {"description": "Anything."}}}
+    first["properties"].clear()
+    declared[1]["parameters"]["type"] = "array"
+    assert to_openai_chat(tool)["function"]["parameters"] == declared[3]["parameters"]
+    assert declared[3]["parameters"]["properties"] == {"any": {"description": "Anything."}}
+    assert input_json_schema(tool) == schema
+    assert openai_strict(tool).decode({"any": 1}) == {"any": 1}

@@ -234,21 +234,28 @@ def _strict_from_owned(
     """``from_json_schema`` of a dict nobody changes: the rewrite shares no part of it.
 
     ``kept``: ``root`` is a tool's own copy, which never changes (``native_input``).
-    The rewrite is then kept only when asked for a second time, made again from it.
+    The schema to send (the rewrite, or the plain parameters when it cannot be
+    strict) is then kept only when asked for a second time, made again from it.
     """
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
-    if not problems:
-        view = cls.__new__(cls)
-        # ``out`` is the rewrite's own: its first reader (``to_openai_chat``) may keep it.
-        setattr_ = object.__setattr__
-        remake = functools.partial(_strict_again, root) if kept else None
-        setattr_(view, "_schema", Snapshot(out, lend=True, remake=remake))
-        setattr_(view, "strict", True)
-        setattr_(view, "reason", None)
-        setattr_(view, "_plan", plan)
-        return view
-    reason = truncate_text(reasons_text(problems), _MAX_REASON)
-    return cls(schema=plain_parameters(root), strict=False, reason=reason, plan=None)
+    remake: Any = None
+    reason = None
+    if problems:  # sent without strict mode: the plain parameters, a copy of ``root``
+        reason = truncate_text(reasons_text(problems), _MAX_REASON)
+        plan = None
+        out = plain_parameters(root)
+        if kept:
+            remake = functools.partial(plain_parameters, root)
+    elif kept:
+        remake = functools.partial(_strict_again, root)
+    view = cls.__new__(cls)
+    # ``out`` is made for the view alone: its first reader (``to_openai_chat``) may keep it.
+    setattr_ = object.__setattr__
+    setattr_(view, "_schema", Snapshot(out, lend=True, remake=remake))
+    setattr_(view, "strict", not problems)
+    setattr_(view, "reason", reason)
+    setattr_(view, "_plan", plan)
+    return view
 
 
 def _strict_again(root: dict[str, Any]) -> dict[str, Any]:
