@@ -387,36 +387,34 @@ def _plain_copy(schema: Any) -> dict[str, Any] | None:
 
 
 def _copy_dict(source: dict[Any, Any], depth: int) -> dict[Any, Any]:
+    # Copied in C first; only the dicts and lists within are replaced by their copies.
     # Keys are kept as they are, as ``copy_schema`` keeps them.
     if depth < 0:
         raise _NotPlain
-    copy: dict[Any, Any] = {}
+    copy = source.copy()
     for key, value in source.items():
         cls = value.__class__
         if cls is dict:
-            value = _copy_dict(value, depth - 1)
+            copy[key] = _copy_dict(value, depth - 1)
         elif cls is list:
-            value = _copy_list(value, depth - 1)
+            copy[key] = _copy_list(value, depth - 1)
         elif cls not in _PLAIN_SCALARS:
             raise _NotPlain
-        copy[key] = value
     return copy
 
 
 def _copy_list(source: list[Any], depth: int) -> list[Any]:
     if depth < 0:
         raise _NotPlain
-    copy: list[Any] = []
-    append = copy.append
-    for value in source:
+    copy = source[:]
+    for index, value in enumerate(source):
         cls = value.__class__
         if cls is dict:
-            value = _copy_dict(value, depth - 1)
+            copy[index] = _copy_dict(value, depth - 1)
         elif cls is list:
-            value = _copy_list(value, depth - 1)
+            copy[index] = _copy_list(value, depth - 1)
         elif cls not in _PLAIN_SCALARS:
             raise _NotPlain
-        append(value)
     return copy
 
 
