@@ -855,7 +855,9 @@ def _code_flags(fn: object) -> int | None:
     marked with ``inspect.markcoroutinefunction``) they read exactly these flags.
     """
     target = fn.__func__ if type(fn) is types.MethodType else fn
-    if type(target) is not types.FunctionType or hasattr(target, "_is_coroutine_marker"):
+    # A function's own attributes live in its ``__dict__``: looked up there, a missing
+    # marker raises nothing (``hasattr`` makes and drops an ``AttributeError``).
+    if type(target) is not types.FunctionType or "_is_coroutine_marker" in target.__dict__:
         return None
     return target.__code__.co_flags
 
@@ -933,7 +935,7 @@ def quick_error_message(target: str, issues: Sequence[Any]) -> str:
 
 def _arity(handler: Callable[..., Any]) -> int:
     """How many positional arguments (0, 1 or 2) the handler wants."""
-    if type(handler) is types.FunctionType and not hasattr(handler, "__wrapped__"):
+    if type(handler) is types.FunctionType and "__wrapped__" not in handler.__dict__:
         return _function_arity(handler)
     try:
         params = inspect.signature(handler).parameters.values()
