@@ -172,11 +172,11 @@ def main() -> None:
     base = samples["openai-agents"]
     per = len(corpus)
     print(f"{per} distinct tool schemas (bfcl-eval {_bfcl.VERSION}), {ROUNDS} rounds")
-    print(f"{'case':<27} {'us/schema':>10} {'ratio':>7}  quartiles")
+    print(f"{'case':<30} {'us/schema':>10} {'ratio':>7}  quartiles")
     for name, values in samples.items():
         paired = Paired(values, [v / b for v, b in zip(values, base, strict=True)], [])
         low, high = paired.spread
-        print(f"{name:<27} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
+        print(f"{name:<30} {paired.us / per:10.1f} {paired.ratio:6.2f}x  [{low:.2f}-{high:.2f}]")
     print("refused or not strict, per pass:", {k: v // ROUNDS for k, v in refused.items()})
     print(f"CPU/wall: {cpu.ratio:.3f}")
 
