@@ -1,9 +1,9 @@
 """Building tools from real JSON Schemas, and converting them for OpenAI strict mode.
 
 Run: ``python benchmarks/bench_build.py`` (about a minute, 7 rounds; ``BENCH_ROUNDS``
-sets another number; needs the ``bench``
-dependency group, ``openai-agents`` and ``pydantic-ai``; the first run downloads
-the ``bfcl-eval`` package's data once, see ``_bfcl.py``).
+sets another number, and ``BENCH_NO_GC=1`` turns the collector off while the cases
+run; needs the ``bench`` dependency group, ``openai-agents`` and ``pydantic-ai``;
+the first run downloads the ``bfcl-eval`` package's data once, see ``_bfcl.py``).
 
 The corpus is every distinct function declaration of the Berkeley Function
 Calling Leaderboard. Each case processes the whole corpus once per round; rounds
@@ -66,6 +66,8 @@ from standard_tool import standard_tool
 from standard_tool.providers import to_openai_chat
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+#: ``BENCH_NO_GC=1``: the collector off while the cases run (what it costs them).
+NO_GC = os.environ.get("BENCH_NO_GC") == "1"
 
 
 def _name(text: str) -> str:
@@ -166,12 +168,16 @@ def main() -> None:
                 prepare, run = cases[name]
                 argument = prepare()
                 gc.collect()
+                if NO_GC:
+                    gc.disable()
                 began = perf_counter()
                 run(argument)
                 samples[name].append(perf_counter() - began)
+                gc.enable()
     base = samples["openai-agents"]
     per = len(corpus)
-    print(f"{per} distinct tool schemas (bfcl-eval {_bfcl.VERSION}), {ROUNDS} rounds")
+    collector = ", the collector off" if NO_GC else ""
+    print(f"{per} distinct tool schemas (bfcl-eval {_bfcl.VERSION}), {ROUNDS} rounds{collector}")
     print(f"{'case':<30} {'us/schema':>10} {'ratio':>7}  quartiles")
     for name, values in samples.items():
         paired = Paired(values, [v / b for v, b in zip(values, base, strict=True)], [])
