@@ -46,7 +46,6 @@ from standard_tool.providers._declare import (
     ManyTools,
     check_name,
     each,
-    is_one_tool,
     parameters,
     plain_parameters,
 )
@@ -525,8 +524,6 @@ def to_openai_chat(
         >>> to_openai_chat(ping)["function"]["strict"]
         True
     """
-    if is_one_tool(tool):  # the commonest call, without the lambda ``each`` takes
-        return _openai_chat(cast("AnyTool", tool), strict)
     return each(tool, lambda t: _openai_chat(t, strict))
 
 
@@ -557,8 +554,6 @@ def to_openai_responses(
     Same rules as ``to_openai_chat``; the shape is flat:
     ``{"type": "function", "name", "description", "parameters", "strict"}``.
     """
-    if is_one_tool(tool):
-        return _openai_responses(cast("AnyTool", tool), strict)
     return each(tool, lambda t: _openai_responses(t, strict))
 
 

@@ -294,23 +294,7 @@ class Walker:
                 out = {"type": kind, "enum": list(values)}
         else:
             return None
-        title = schema.get("title")
-        if isinstance(title, str):
-            out["title"] = title
-        text = schema.get("description")
-        if not isinstance(text, str) or not text:
-            text = None
-        if "default" in schema:
-            note = f"(default: {value_text(schema['default'])})"
-            text = note if text is None else f"{text} {note}"
-        if text is not None:
-            text = text[:_MAX_DESCRIPTION]
-        if optional:
-            note = "(null means not given)"
-            text = note if text is None else f"{text} {note}"[:_MAX_DESCRIPTION]
-        if text is not None:
-            out["description"] = text
-        return out
+        return _annotated(out, schema, optional)
 
     def _leaf_array(self, schema: dict[str, Any], optional: bool = False) -> dict[str, Any] | None:
         """Return what ``node`` does for an array of ``_leaf`` items, with a description.
@@ -331,23 +315,7 @@ class Walker:
         if leaf is None:
             return None
         out: dict[str, Any] = {"type": ["array", "null"] if optional else "array", "items": leaf}
-        title = schema.get("title")
-        if isinstance(title, str):
-            out["title"] = title
-        text = schema.get("description")
-        if not isinstance(text, str) or not text:
-            text = None
-        if "default" in schema:
-            note = f"(default: {value_text(schema['default'])})"
-            text = note if text is None else f"{text} {note}"
-        if text is not None:
-            text = text[:_MAX_DESCRIPTION]
-        if optional:
-            note = "(null means not given)"
-            text = note if text is None else f"{text} {note}"[:_MAX_DESCRIPTION]
-        if text is not None:
-            out["description"] = text
-        return out
+        return _annotated(out, schema, optional)
 
     def _normalize(self, schema: dict[str, Any], path: Path) -> dict[str, Any]:
         """AllOf merged, oneOf as anyOf, const as enum, a type list as anyOf of types."""
@@ -864,6 +832,31 @@ class Walker:
         if parts:
             result["description"] = " ".join(parts)[:_MAX_DESCRIPTION]
         return result
+
+
+def _annotated(out: dict[str, Any], schema: dict[str, Any], optional: bool) -> dict[str, Any]:
+    """Give a direct step's ``out`` the title and description the general steps give it.
+
+    ``_describe`` for ``schema``'s title, description and default, then, for an
+    ``optional`` property, ``_object``'s note that null means not given.
+    """
+    title = schema.get("title")
+    if isinstance(title, str):
+        out["title"] = title
+    text = schema.get("description")
+    if not isinstance(text, str) or not text:
+        text = None
+    if "default" in schema:
+        note = f"(default: {value_text(schema['default'])})"
+        text = note if text is None else f"{text} {note}"
+    if text is not None:
+        text = text[:_MAX_DESCRIPTION]
+    if optional:
+        note = "(null means not given)"
+        text = note if text is None else f"{text} {note}"[:_MAX_DESCRIPTION]
+    if text is not None:
+        out["description"] = text
+    return out
 
 
 def _common_types(a: Any, b: Any) -> list[str]:
