@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 from standard_tool import input_json_schema, standard_tool
 from standard_tool.providers import (
     OpenAIStrictError,
+    OpenAIStrictSchema,
     ProviderSchemaError,
     check_gemini,
     check_mcp_tool,
@@ -302,29 +303,54 @@ def test_a_dict_built_tools_strict_declaration_is_fresh_at_every_call() -> None:
     }
 
 
-def test_a_snapshot_with_remake_keeps_nothing_until_asked_twice() -> None:
-    from standard_tool._shared import Snapshot
+@pytest.mark.parametrize("first", ["to_openai_chat", "openai_strict", "from_json_schema"])
+@pytest.mark.parametrize("strict", [True, False])
+def test_the_strict_view_makes_its_schema_once_then_again_once_and_keeps_it(
+    first: str, strict: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A tool declared once keeps no copy of its declaration: the schema is made with
+    # the view and handed out; the second reader makes it again, and that one is kept.
+    from standard_tool.providers import _openai
 
-    made: list[int] = []
+    made: list[str] = []
+    for name in ("_strict_parts", "_made_again"):
+        real = getattr(_openai, name)
 
-    def remake() -> dict[str, Any]:
-        made.append(1)
-        return {"a": [1, 2]}
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            made.append(_name)
+            return _real(*args)
 
-    value = {"a": [1, 2]}
-    snapshot = Snapshot(value, lend=True, remake=remake)
-    assert snapshot.get() is value
-    assert made == []
-    second = snapshot.get()
-    assert second == value
-    assert second is not value
-    assert made == [1]
-    second["a"].append(3)
-    third = snapshot.get()
-    assert third == {"a": [1, 2]}
-    assert made == [1]
-    assert Snapshot(value, remake=remake).get() is not value  # without lend: kept at once
-    assert made == [1]
+        monkeypatch.setattr(_openai, name, counted)
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "n": {"type": "integer", "default": 2}},
+    }
+    if not strict:  # a map with free keys at the root cannot be strict
+        schema = {"type": "object", "additionalProperties": {"type": "string"}}
+    tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda x: x)
+    if first == "to_openai_chat":
+        view = None
+        declared = [to_openai_chat(tool)["function"]["parameters"]]
+    elif first == "openai_strict":
+        view = openai_strict(tool)
+        declared = [view.schema]
+    else:
+        view = OpenAIStrictSchema.from_json_schema(schema)
+        declared = [view.schema]
+    assert made == ["_strict_parts"]
+    if view is None:
+        view = openai_strict(tool)
+    assert view.strict is strict
+    declared += [view.schema for _ in range(3)]
+    if first != "from_json_schema":  # the tool's own view
+        declared += [to_openai_chat(tool)["function"]["parameters"] for _ in range(2)]
+    assert made == ["_strict_parts", "_made_again"]
+    assert all(d == declared[0] for d in declared)
+    assert len({id(d) for d in declared}) == len(declared)
+    for d in declared:
+        d.clear()
+    assert view.schema == to_openai_chat(tool)["function"]["parameters"] != {}
+    assert view.schema is not view.schema
 
 
 # Not valid JSON Schema: a tool built from a dict checks it on its first call, so every

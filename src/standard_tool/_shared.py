@@ -24,7 +24,7 @@ import functools
 import marshal
 import math
 import re
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from typing import Any, Generic, cast
 
 from typing_extensions import TypeVar
@@ -119,52 +119,26 @@ class Snapshot(Generic[_T]):
 
     JSON data is kept as ``marshal`` bytes, so each copy costs one C-level read (about
     two thirds of ``fresh_copy``); anything else is kept as a deep copy and deep-copied
-    again on the way out. With ``lend``, the first ``get`` returns ``value`` itself
-    instead of a copy: for a value nobody else holds, that is as good as a copy.
-
-    With ``remake`` too (a function that makes ``value`` again, the same each time),
-    nothing is kept until a second ``get``: that one calls ``remake`` and keeps what
-    it returns. A value asked for once (a tool declared once) is never copied.
+    again on the way out.
     """
 
-    __slots__ = ("_data", "_lent", "_remake", "_value")
+    __slots__ = ("_data", "_value")
 
-    def __init__(
-        self, value: _T, *, lend: bool = False, remake: Callable[[], _T] | None = None
-    ) -> None:
-        self._lent: list[_T] | None = [value] if lend else None
-        self._remake = remake if lend else None
-        self._data: bytes | None = None
+    def __init__(self, value: _T) -> None:
         self._value: _T | None = None
-        if self._remake is None:
-            self._keep(value)
-
-    def _keep(self, value: _T) -> None:
         try:
-            self._data = marshal.dumps(cast("Any", value))
+            self._data: bytes | None = marshal.dumps(cast("Any", value))
         except ValueError:  # not JSON data only: see ``fresh_copy``
             import copy
 
+            self._data = None
             self._value = copy.deepcopy(value)
 
     def get(self) -> _T:
         """Return a fresh deep copy of the value."""
-        lent = self._lent
-        if lent is not None:
-            self._lent = None
-            try:
-                return lent.pop()  # atomic: one caller gets it, any other a copy
-            except IndexError:
-                pass
-        remake = self._remake  # read first: it is cleared only once the value is kept
         data = self._data
         if data is not None:
             return cast("_T", marshal.loads(data))
-        if remake is not None:  # a second reader: kept from now on (a race keeps it twice)
-            value = remake()
-            self._keep(value)
-            self._remake = None
-            return value
         import copy
 
         return copy.deepcopy(cast("_T", self._value))  # marshal refused it once already

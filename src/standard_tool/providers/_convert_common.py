@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, cast
@@ -325,33 +324,43 @@ class AnyOfPlan(Plan):
 # --------------------------------------------------------------------------------------
 
 
-_MISSING: Any = object()
-
-
 class ToolCache(Generic[_T]):
     """Caches one value per tool object, keyed weakly: it never keeps a tool alive.
 
     An entry goes when its tool is garbage-collected, so there is no size limit to
     fall off. A tool that cannot be weakly referenced (a slotted class without
     ``__weakref__``) or hashed is not cached: its value is built on every call.
+    Values are never ``None``.
     """
 
-    __slots__ = ("_lock", "_weak")
+    __slots__ = ("_weak",)
 
     def __init__(self) -> None:
         self._weak: weakref.WeakKeyDictionary[Any, _T] = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
 
     def get(self, tool: object, build: Callable[[], _T]) -> _T:
+        """Return the value cached for ``tool``, built with ``build()`` the first time."""
+        found = self.find(tool)
+        if found is None:
+            return self.keep(tool, build())
+        return found
+
+    def find(self, tool: object) -> _T | None:
+        """Return the value cached for ``tool``, or ``None``."""
         try:  # ``get``, not ``[]``: a first call raises no ``KeyError`` (about 1 us)
-            found = self._weak.get(tool, _MISSING)
+            return self._weak.get(tool)
         except TypeError:  # not weak-referenceable or not hashable
-            return build()
-        if found is not _MISSING:
-            return cast("_T", found)
-        value = build()
-        with self._lock:
+            return None
+
+    def keep(self, tool: object, value: _T) -> _T:
+        """Cache ``value`` for ``tool`` unless a value is cached already; return the cached one.
+
+        Two threads that build a value for the same tool at once keep the first.
+        """
+        try:  # one ``dict.setdefault`` inside: atomic
             return self._weak.setdefault(tool, value)
+        except TypeError:  # not weak-referenceable or not hashable
+            return value
 
 
 def native_input(tool: object) -> dict[str, Any] | None:

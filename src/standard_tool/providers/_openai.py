@@ -6,7 +6,6 @@ declaration helpers; never the package root).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
@@ -169,20 +168,29 @@ class OpenAIStrictSchema:
         {'tags': {'env': 'prod'}}
     """
 
-    __slots__ = ("_plan", "_schema", "reason", "strict")
+    __slots__ = ("_kept", "_lent", "_plan", "_root", "reason", "strict")
 
     strict: bool
     reason: str | None
-    _schema: Snapshot[dict[str, Any]]
     _plan: Plan | None
+    # The schema to send is made from ``_root`` (a schema nobody changes): it is made
+    # with the view, handed out once (``_lent``) or to whoever made the view
+    # (``_strict_parts``), made again the second time it is asked for, and only then
+    # kept (``_kept``). A tool declared once keeps no copy of its declaration.
+    _root: dict[str, Any] | None
+    _lent: list[dict[str, Any]] | None
+    _kept: Snapshot[dict[str, Any]] | None
 
     def __init__(
         self, *, schema: dict[str, Any], strict: bool, reason: str | None, plan: Plan | None
     ) -> None:
-        object.__setattr__(self, "_schema", Snapshot(schema))
-        object.__setattr__(self, "strict", strict)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "_plan", plan)
+        setattr_ = object.__setattr__
+        setattr_(self, "_kept", Snapshot(schema))
+        setattr_(self, "_lent", None)
+        setattr_(self, "_root", None)
+        setattr_(self, "strict", strict)
+        setattr_(self, "reason", reason)
+        setattr_(self, "_plan", plan)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -198,7 +206,19 @@ class OpenAIStrictSchema:
 
         A fresh copy on every access; the caller may mutate it.
         """
-        return self._schema.get()
+        lent = self._lent
+        if lent is not None:
+            object.__setattr__(self, "_lent", None)
+            try:
+                return lent.pop()  # atomic: one caller gets it, any other a copy
+            except IndexError:
+                pass
+        kept = self._kept
+        if kept is not None:
+            return kept.get()
+        made = _made_again(self, cast("dict[str, Any]", self._root))
+        object.__setattr__(self, "_kept", Snapshot(made))  # a race keeps it twice
+        return made
 
     def decode(self, arguments: Any) -> Any:
         """Turn the arguments a model sent under ``schema`` back into the tool's input.
@@ -224,53 +244,54 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        return _strict_from_owned(cls, fresh_copy(dict(schema)))
+        return _lent(*_strict_parts(fresh_copy(dict(schema))))
 
 
-def _strict_from_owned(
-    cls: type[OpenAIStrictSchema], root: dict[str, Any], kept: bool = False
-) -> OpenAIStrictSchema:
-    """``from_json_schema`` of a dict nobody changes: the rewrite shares no part of it.
+def _strict_parts(root: dict[str, Any]) -> tuple[OpenAIStrictSchema, dict[str, Any]]:
+    """Return the strict view of ``root`` (a schema nobody changes) and the schema to send.
 
-    ``kept``: ``root`` is a tool's own copy, which never changes (``native_input``).
-    The schema to send (the rewrite, or the plain parameters when it cannot be
-    strict) is then kept only when asked for a second time, made again from it.
+    The rewrite neither changes ``root`` nor shares any part of it, so a tool's own
+    copy (``native_input``) is rewritten as it is; the view keeps it to make the
+    schema again. The schema returned is made for the caller alone.
     """
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
-    remake: Any = None
     reason = None
     if problems:  # sent without strict mode: the plain parameters, a copy of ``root``
         reason = truncate_text(reasons_text(problems), _MAX_REASON)
         plan = None
         out = plain_parameters(root)
-        if kept:
-            remake = functools.partial(plain_parameters, root)
-    elif kept:
-        remake = functools.partial(_strict_again, root)
-    view = cls.__new__(cls)
-    # ``out`` is made for the view alone: its first reader (``to_openai_chat``) may keep it.
+    view = OpenAIStrictSchema.__new__(OpenAIStrictSchema)
     setattr_ = object.__setattr__
-    setattr_(view, "_schema", Snapshot(out, lend=True, remake=remake))
+    setattr_(view, "_root", root)
+    setattr_(view, "_lent", None)
+    setattr_(view, "_kept", None)
     setattr_(view, "strict", not problems)
     setattr_(view, "reason", reason)
     setattr_(view, "_plan", plan)
-    return view
+    return view, out
 
 
-def _strict_again(root: dict[str, Any]) -> dict[str, Any]:
-    """Make the strict rewrite of ``root`` again (the same as the first time).
+def _made_again(view: OpenAIStrictSchema, root: dict[str, Any]) -> dict[str, Any]:
+    """Make the schema ``_strict_parts`` made for ``view`` again (the same as the first time).
 
     Its problems were found the first time; the check is skipped where it was then.
     """
+    if not view.strict:
+        return plain_parameters(root)
     out, _, _ = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     return out
 
 
-def _strict_view(tool: AnyTool) -> OpenAIStrictSchema:
+def _lent(view: OpenAIStrictSchema, out: dict[str, Any]) -> OpenAIStrictSchema:
+    """Return ``view`` with ``out`` to hand out on its first ``schema``."""
+    object.__setattr__(view, "_lent", [out])
+    return view
+
+
+def _root_of(tool: AnyTool) -> dict[str, Any]:
+    """Return the schema to rewrite: the tool's own copy, else a fresh one (both unchanged)."""
     kept = native_input(tool)
-    if kept is None:  # input_json_schema returns a fresh dict
-        return _strict_from_owned(OpenAIStrictSchema, input_json_schema(tool))
-    return _strict_from_owned(OpenAIStrictSchema, kept, kept=True)
+    return input_json_schema(tool) if kept is None else kept
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -292,7 +313,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         >>> openai_strict(ping).strict
         True
     """
-    return _CACHE.get(tool, lambda: _strict_view(tool))
+    return _CACHE.get(tool, lambda: _lent(*_strict_parts(_root_of(tool))))
 
 
 _OPENAI_KEYWORDS = frozenset(
@@ -479,15 +500,20 @@ def _openai_parameters(
         return parameters(tool), False
     if strict not in (True, "auto"):
         raise ProviderOptionError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
-    view = openai_strict(tool)
+    view = _CACHE.find(tool)
+    if view is None:  # the view's first schema goes straight to this declaration
+        view, schema = _strict_parts(_root_of(tool))
+        _CACHE.keep(tool, view)
+    else:
+        schema = view.schema
     if view.strict:
-        return view.schema, True
+        return schema, True
     if strict is True:
         raise OpenAIStrictError(
             f"{PREFIX}tool {tool.name!r} cannot use OpenAI strict mode: {view.reason}. "
             "Pass strict='auto' or strict=False to send it without strict mode"
         )
-    return view.schema, False  # the plain parameters, kept by the view: no second copy
+    return schema, False  # the plain parameters, made by the view: no second copy
 
 
 @overload
