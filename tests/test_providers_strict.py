@@ -556,6 +556,28 @@ def test_plain_roots_and_scalar_leaves_rewrite_as_the_general_path_does(
             assert json.dumps(direct.schema) == json.dumps(general.schema)
 
 
+@pytest.mark.parametrize("length", [1, 977, 978, 979, 999, 1000, 1001, 5000])
+@pytest.mark.parametrize("required", [True, False])
+@pytest.mark.parametrize("first", ["type", "description"])
+def test_a_leaf_of_a_type_and_a_description_rewrites_as_the_general_path_does(
+    length: int, required: bool, first: str
+) -> None:
+    # The commonest leaf has a step of its own; at the description's limit (1,000
+    # characters, with the note an optional property adds) it must cut as the general
+    # steps do.
+    import json
+
+    text = "d" * length
+    leaf = {"type": "integer", "description": text}
+    if first == "description":
+        leaf = {"description": text, "type": "integer"}
+    names = ["n"] if required else []
+    direct = strict(obj({"n": leaf, "m": {"type": "string"}}, names))
+    general = strict(obj({"n": _commented(leaf), "m": {"type": "string"}}, names))
+    assert direct.strict and general.strict
+    assert json.dumps(direct.schema) == json.dumps(general.schema)
+
+
 def test_the_enum_values_of_direct_leaves_count_toward_the_limit() -> None:
     leaf = {"type": "string", "enum": [f"v{i}" for i in range(600)]}
     required = strict(obj({"a": leaf, "b": leaf}, ["a", "b"]))

@@ -278,6 +278,13 @@ class Walker:
         kind = schema.get("type")
         if type(kind) is not str or kind not in _LEAF_TYPES:
             return None
+        if len(schema) == 2:  # the commonest leaf of all: a type and a description
+            text = schema.get("description")
+            if text.__class__ is str and text:
+                if optional:
+                    note = f"{text[:_MAX_DESCRIPTION]} (null means not given)"
+                    return {"type": [kind, "null"], "description": note[:_MAX_DESCRIPTION]}
+                return {"type": kind, "description": text[:_MAX_DESCRIPTION]}
         enum = schema.get("enum", _NO_ENUM)
         out: dict[str, Any]
         if enum is _NO_ENUM:
