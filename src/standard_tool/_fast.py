@@ -972,15 +972,17 @@ def _function_arity(fn: types.FunctionType) -> int:
     if code.co_flags & inspect.CO_VARARGS:
         return 2
     positional = code.co_argcount
-    keyword_only = code.co_varnames[positional : positional + code.co_kwonlyargcount]
-    defaults = fn.__kwdefaults__ or {}
-    for name in keyword_only:
-        if name not in defaults:
-            raise TypeError(
-                f"keyword-only parameter {name!r} has no default; "
-                "a handler takes (), (input) or (input, meta)"
-            )
-    required = positional - len(fn.__defaults__ or ())
+    if code.co_kwonlyargcount:
+        keyword_only = code.co_varnames[positional : positional + code.co_kwonlyargcount]
+        defaults = fn.__kwdefaults__ or {}
+        for name in keyword_only:
+            if name not in defaults:
+                raise TypeError(
+                    f"keyword-only parameter {name!r} has no default; "
+                    "a handler takes (), (input) or (input, meta)"
+                )
+    given = fn.__defaults__
+    required = positional - len(given) if given else positional
     if required > 2:
         raise TypeError(
             f"the handler requires {required} positional arguments; "

@@ -366,27 +366,18 @@ _PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 class _NotPlain(Exception):
-    """Raised inside ``_plain_copy`` at the first value that is not plain JSON."""
-
-
-def _plain_copy(schema: Any) -> dict[str, Any] | None:
-    """Return a deep copy of ``schema`` when it is plain JSON, else ``None``.
-
-    Plain JSON is dicts, lists, strings, numbers, booleans and ``None`` (exactly
-    these classes), within ``MAX_SCHEMA_DEPTH`` as ``copy_schema`` counts it (one
-    that contains itself is not): the copy is then the one ``copy_schema`` makes,
-    made in one pass that checks as it copies. Anything else goes to
-    ``copy_schema`` instead, which refuses what cannot be copied.
-    """
-    if schema.__class__ is not dict:
-        return None
-    try:
-        return _copy_dict(schema, MAX_SCHEMA_DEPTH)
-    except _NotPlain:
-        return None
+    """Raised inside ``_copy_dict`` at the first value that is not plain JSON."""
 
 
 def _copy_dict(source: dict[Any, Any], depth: int) -> dict[Any, Any]:
+    """Return a deep copy of ``source`` when it is plain JSON, else raise ``_NotPlain``.
+
+    Plain JSON is dicts, lists, strings, numbers, booleans and ``None`` (exactly
+    these classes), within ``depth`` levels as ``copy_schema`` counts them (one that
+    contains itself is not): the copy is then the one ``copy_schema`` makes, made in
+    one pass that checks as it copies. Anything else goes to ``copy_schema`` instead,
+    which refuses what cannot be copied.
+    """
     # Copied in C first; only the dicts and lists within are replaced by their copies.
     # Keys are kept as they are, as ``copy_schema`` keeps them.
     if depth < 0:
@@ -444,14 +435,13 @@ class JSONSchemaProps:
     fast_path: None = None
 
     def __init__(self, schema: dict[str, Any], *, check_formats: bool, defer_check: bool) -> None:
-        self._setup(schema, schema, False, check_formats=check_formats, defer_check=defer_check)
+        self._setup(schema, schema, False, check_formats, defer_check)
 
     def _setup(
         self,
         source: Mapping[str, Any],
         schema: dict[str, Any],
         plain: bool,
-        *,
         check_formats: bool,
         defer_check: bool,
     ) -> None:
@@ -459,10 +449,13 @@ class JSONSchemaProps:
 
         ``source`` is the schema as given, for its dialect.
         """
-        try:
-            dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
-        except SchemaConversionError as err:
-            raise InvalidSchemaError(f"from_json_schema: {err}") from None
+        if source.get("$schema") is None:  # ``detect_dialect``'s answer, without the call
+            dialect = "draft-2020-12"
+        else:
+            try:
+                dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
+            except SchemaConversionError as err:
+                raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
         self._json = plain
         self._check_formats = check_formats
@@ -628,7 +621,12 @@ class JSONSchema:
             raise TypeError(
                 f"from_json_schema: expected a JSON Schema dict, got {type(schema).__qualname__}"
             )
-        copied = _plain_copy(schema)
+        copied = None
+        if schema.__class__ is dict:
+            try:
+                copied = _copy_dict(schema, MAX_SCHEMA_DEPTH)
+            except _NotPlain:  # not plain JSON: ``copy_schema`` below
+                copied = None
         plain = copied is not None
         if copied is None:
             try:  # bounded: a deep or self-containing schema stops the copy early
@@ -637,9 +635,7 @@ class JSONSchema:
                 problem = _shape_problem(schema) or "the schema nests too deeply"
                 raise InvalidSchemaError(f"from_json_schema: {problem}") from None
         props = JSONSchemaProps.__new__(JSONSchemaProps)
-        props._setup(  # pyright: ignore[reportPrivateUsage]
-            schema, copied, plain, check_formats=check_formats, defer_check=defer_check
-        )
+        props._setup(schema, copied, plain, check_formats, defer_check)  # pyright: ignore[reportPrivateUsage]
         self.__standard__ = props
 
     @property
