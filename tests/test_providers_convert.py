@@ -303,22 +303,25 @@ def test_a_dict_built_tools_strict_declaration_is_fresh_at_every_call() -> None:
     }
 
 
-@pytest.mark.parametrize("first", ["to_openai_chat", "openai_strict", "from_json_schema"])
+@pytest.mark.parametrize(
+    "first", ["to_openai_chat", "openai_strict", "from_json_schema", "a schema not a dict"]
+)
 @pytest.mark.parametrize("strict", [True, False])
 def test_the_strict_view_makes_its_schema_once_then_again_once_and_keeps_it(
     first: str, strict: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A tool declared once keeps no copy of its declaration: the schema is made with
-    # the view and handed out; the second reader makes it again, and that one is kept.
+    # A dict-built tool declared once keeps no copy of its declaration: the schema is
+    # made with the view and handed out; the second reader makes it again from the
+    # tool's own copy, and that one is kept. A view with no such copy keeps it at once.
     from standard_tool.providers import _openai
 
     made: list[str] = []
     for name in ("_strict_parts", "_made_again"):
         real = getattr(_openai, name)
 
-        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
             made.append(_name)
-            return _real(*args)
+            return _real(*args, **kwargs)
 
         monkeypatch.setattr(_openai, name, counted)
     schema: dict[str, Any] = {
@@ -327,8 +330,9 @@ def test_the_strict_view_makes_its_schema_once_then_again_once_and_keeps_it(
     }
     if not strict:  # a map with free keys at the root cannot be strict
         schema = {"type": "object", "additionalProperties": {"type": "string"}}
-    tool = standard_tool(name="t", description="d", input_schema=schema, execute=lambda x: x)
-    if first == "to_openai_chat":
+    given: Any = _plain(schema) if first == "a schema not a dict" else schema
+    tool = standard_tool(name="t", description="d", input_schema=given, execute=lambda x: x)
+    if first in ("to_openai_chat", "a schema not a dict"):
         view = None
         declared = [to_openai_chat(tool)["function"]["parameters"]]
     elif first == "openai_strict":
@@ -344,7 +348,10 @@ def test_the_strict_view_makes_its_schema_once_then_again_once_and_keeps_it(
     declared += [view.schema for _ in range(3)]
     if first != "from_json_schema":  # the tool's own view
         declared += [to_openai_chat(tool)["function"]["parameters"] for _ in range(2)]
-    assert made == ["_strict_parts", "_made_again"]
+    if first in ("from_json_schema", "a schema not a dict"):
+        assert made == ["_strict_parts"]
+    else:
+        assert made == ["_strict_parts", "_made_again"]
     assert all(d == declared[0] for d in declared)
     assert len({id(d) for d in declared}) == len(declared)
     for d in declared:

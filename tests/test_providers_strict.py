@@ -574,7 +574,8 @@ def test_a_leaf_of_a_type_and_a_description_rewrites_as_the_general_path_does(
     names = ["n"] if required else []
     direct = strict(obj({"n": leaf, "m": {"type": "string"}}, names))
     general = strict(obj({"n": _commented(leaf), "m": {"type": "string"}}, names))
-    assert direct.strict and general.strict
+    assert direct.strict
+    assert general.strict
     assert json.dumps(direct.schema) == json.dumps(general.schema)
 
 

@@ -173,10 +173,11 @@ class OpenAIStrictSchema:
     strict: bool
     reason: str | None
     _plan: Plan | None
-    # The schema to send is made from ``_root`` (a schema nobody changes): it is made
-    # with the view, handed out once (``_lent``) or to whoever made the view
-    # (``_strict_parts``), made again the second time it is asked for, and only then
-    # kept (``_kept``). A tool declared once keeps no copy of its declaration.
+    # The schema to send is made with the view and handed out once (``_lent``) or to
+    # whoever made the view (``_strict_parts``). For a tool's own copy of its schema
+    # (``_root``, which nobody changes) it is made again the second time it is asked
+    # for, and only then kept (``_kept``): a tool declared once keeps no copy of its
+    # declaration. Any other view keeps it at once.
     _root: dict[str, Any] | None
     _lent: list[dict[str, Any]] | None
     _kept: Snapshot[dict[str, Any]] | None
@@ -244,15 +245,16 @@ class OpenAIStrictSchema:
     @classmethod
     def from_json_schema(cls, schema: Mapping[str, Any]) -> OpenAIStrictSchema:
         """Rewrite a draft 2020-12 input schema (not modified) for OpenAI strict mode."""
-        return _lent(*_strict_parts(fresh_copy(dict(schema))))
+        return _lent(*_strict_parts(fresh_copy(dict(schema)), own=False))
 
 
-def _strict_parts(root: dict[str, Any]) -> tuple[OpenAIStrictSchema, dict[str, Any]]:
+def _strict_parts(root: dict[str, Any], *, own: bool) -> tuple[OpenAIStrictSchema, dict[str, Any]]:
     """Return the strict view of ``root`` (a schema nobody changes) and the schema to send.
 
     The rewrite neither changes ``root`` nor shares any part of it, so a tool's own
-    copy (``native_input``) is rewritten as it is; the view keeps it to make the
-    schema again. The schema returned is made for the caller alone.
+    copy (``native_input``, ``own``) is rewritten as it is, and the view keeps it to
+    make the schema again; any other view keeps the schema (as bytes) instead. The
+    schema returned is made for the caller alone.
     """
     out, plan, problems = rewrite(root, OPENAI_STRICT_RULES, check_openai_strict, trust_direct=True)
     reason = None
@@ -262,9 +264,9 @@ def _strict_parts(root: dict[str, Any]) -> tuple[OpenAIStrictSchema, dict[str, A
         out = plain_parameters(root)
     view = _new_view(OpenAIStrictSchema)
     root_set, lent_set, kept_set, strict_set, reason_set, plan_set = _VIEW_SLOTS
-    root_set(view, root)
+    root_set(view, root if own else None)
     lent_set(view, None)
-    kept_set(view, None)
+    kept_set(view, None if own else Snapshot(out))
     strict_set(view, not problems)
     reason_set(view, reason)
     plan_set(view, plan)
@@ -297,10 +299,12 @@ def _lent(view: OpenAIStrictSchema, out: dict[str, Any]) -> OpenAIStrictSchema:
     return view
 
 
-def _root_of(tool: AnyTool) -> dict[str, Any]:
-    """Return the schema to rewrite: the tool's own copy, else a fresh one (both unchanged)."""
+def _parts_of(tool: AnyTool) -> tuple[OpenAIStrictSchema, dict[str, Any]]:
+    """``_strict_parts`` of the tool's own copy of its schema, else of a fresh one."""
     kept = native_input(tool)
-    return input_json_schema(tool) if kept is None else kept
+    if kept is None:
+        return _strict_parts(input_json_schema(tool), own=False)
+    return _strict_parts(kept, own=True)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -322,7 +326,7 @@ def openai_strict(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> OpenAIS
         >>> openai_strict(ping).strict
         True
     """
-    return _CACHE.get(tool, lambda: _lent(*_strict_parts(_root_of(tool))))
+    return _CACHE.get(tool, lambda: _lent(*_parts_of(tool)))
 
 
 _OPENAI_KEYWORDS = frozenset(
@@ -511,7 +515,7 @@ def _openai_parameters(
         raise ProviderOptionError(f"{PREFIX}strict must be True, False or 'auto', not {strict!r}")
     view = _CACHE.find(tool)
     if view is None:  # the view's first schema goes straight to this declaration
-        view, schema = _strict_parts(_root_of(tool))
+        view, schema = _parts_of(tool)
         _CACHE.keep(tool, view)
     else:
         schema = view.schema
