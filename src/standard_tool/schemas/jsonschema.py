@@ -624,7 +624,7 @@ class JSONSchema:
         copied = None
         if schema.__class__ is dict:
             try:
-                copied = _copy_dict(schema, MAX_SCHEMA_DEPTH)
+                copied = _copy_dict(cast("dict[str, Any]", schema), MAX_SCHEMA_DEPTH)
             except _NotPlain:  # not plain JSON: ``copy_schema`` below
                 copied = None
         plain = copied is not None
