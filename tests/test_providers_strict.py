@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from standard_tool import run_tool_sync, standard_tool
@@ -496,8 +496,21 @@ _LEAF_ARRAYS = st.fixed_dictionaries(
         "default": st.one_of(st.none(), st.lists(st.text(max_size=2), max_size=2), st.text()),
     },
 )
+_PLAIN_OBJECTS = st.dictionaries(
+    st.text(min_size=1, max_size=3), st.one_of(_LEAVES, _LEAF_ARRAYS), max_size=3
+).flatmap(
+    lambda props: st.fixed_dictionaries(
+        {"type": st.sampled_from(["object", "object", "array"]), "properties": st.just(props)},
+        optional={
+            "required": st.lists(st.sampled_from(sorted(props) or ["absent"]), unique=True),
+            "description": _TEXT,
+            "title": _TEXT,
+            "default": st.one_of(st.none(), st.just({}), st.just({"a": 1}), st.text()),
+        },
+    )
+)
 _PLAIN_ROOTS = st.dictionaries(
-    st.text(min_size=1, max_size=4), st.one_of(_LEAVES, _LEAF_ARRAYS), max_size=5
+    st.text(min_size=1, max_size=4), st.one_of(_LEAVES, _LEAF_ARRAYS, _PLAIN_OBJECTS), max_size=5
 ).flatmap(
     lambda props: st.fixed_dictionaries(
         {
@@ -511,16 +524,24 @@ _PLAIN_ROOTS = st.dictionaries(
 
 
 def _commented(sub: dict[str, Any]) -> dict[str, Any]:
-    """``sub`` and its items with a ``$comment`` (dropped by the rewrite): no direct path."""
+    """``sub``, its items and properties with a ``$comment`` (dropped by the rewrite).
+
+    So commented, no node has a direct path.
+    """
+    out = {**sub, "$comment": "c"}
     if isinstance(sub.get("items"), dict):
-        return {**sub, "items": {**sub["items"], "$comment": "c"}, "$comment": "c"}
-    return {**sub, "$comment": "c"}
+        out["items"] = {**sub["items"], "$comment": "c"}
+    if isinstance(sub.get("properties"), dict):
+        out["properties"] = {name: _commented(p) for name, p in sub["properties"].items()}
+    return out
 
 
 def _uncommented(sub: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in sub.items() if k != "$comment"}
     if isinstance(out.get("items"), dict):
         out["items"] = {k: v for k, v in out["items"].items() if k != "$comment"}
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: _uncommented(p) for name, p in out["properties"].items()}
     return out
 
 
@@ -530,12 +551,41 @@ def _general(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "properties": props, "$comment": "c"}
 
 
+_NESTED = {"type": "string", "description": "Street."}
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(schema=_PLAIN_ROOTS)
+# Objects below the root, strict throughout (most generated ones are not: one leaf
+# the rewrite refuses anywhere sends the whole schema as given, decoded unchanged).
+@example(obj({"x": {"type": "object", "properties": {"a": _NESTED}}}, ["x"]))
+@example(
+    obj(
+        {
+            "x": {
+                "type": "object",
+                "title": "Address",
+                "description": "Where to.",
+                "default": {"a": "Main St"},
+                "properties": {
+                    "a": _NESTED,
+                    "n": {"type": "integer", "default": 1},
+                    "tags": {"type": "array", "items": {"type": "string", "enum": ["p", "q"]}},
+                },
+                "required": ["a"],
+            },
+            "y": _NESTED,
+        }
+    )
+)
 def test_plain_roots_and_scalar_leaves_rewrite_as_the_general_path_does(
     schema: dict[str, Any],
 ) -> None:
-    """The direct path for the commonest nodes gives what the general steps give."""
+    """The direct path for the commonest nodes gives what the general steps give.
+
+    Those nodes: scalar leaves, arrays of them, and objects of them (at the root and
+    below it).
+    """
     import json
 
     direct, general = strict(schema), strict(_general(schema))
@@ -548,6 +598,11 @@ def test_plain_roots_and_scalar_leaves_rewrite_as_the_general_path_does(
     assert check_openai_strict(direct.schema) == check_openai_strict(sent)
     nulls = dict.fromkeys(schema["properties"])
     assert direct.decode(nulls) == general.decode(nulls)
+    deep = {  # a nested object's own optional properties, sent as null
+        name: dict.fromkeys(sub["properties"]) if isinstance(sub.get("properties"), dict) else None
+        for name, sub in schema["properties"].items()
+    }
+    assert direct.decode(deep) == general.decode(deep)
     for sub in schema["properties"].values():  # below an array: ``node``'s direct path
         direct = strict(obj({"a": {"type": "array", "items": sub}}, ["a"]))
         general = strict(obj({"a": {"type": "array", "items": _commented(sub)}}, ["a"]))

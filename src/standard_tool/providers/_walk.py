@@ -143,6 +143,9 @@ _LEAF_ARRAY_KEYS = frozenset({"type", "items", "description", "title", "default"
 _NO_ENUM: Any = object()
 # A root of these keywords only (and ``"type": "object"``) is an object, and nothing else.
 _PLAIN_ROOT_KEYS = frozenset({"type", "properties", "required", "description", "title"})
+# An object below the root of these keywords only (and ``"type": "object"``), with
+# named properties, is rewritten as the root is.
+_PLAIN_OBJECT_KEYS = _PLAIN_ROOT_KEYS | {"default"}
 # Keywords for the keys of an object other than its named properties.
 _OTHER_KEYS = ("additionalProperties", "patternProperties", "unevaluatedProperties")
 _MAX_UNRAVEL = 32
@@ -179,8 +182,8 @@ class Walker:
         self.enum_values = 0
         # Nulls the direct steps add to optional enums (counted by a check, not the walk).
         self.enum_nulls = 0
-        # Whether every node so far was made by a direct step (``_leaf``, ``_leaf_array``
-        # or the plain root).
+        # Whether every node so far was made by a direct step (``_leaf``, ``_leaf_array``,
+        # the plain root or a plain object below it).
         self.direct = True
 
     # ---------------------------------------------------------------- entry point
@@ -242,6 +245,16 @@ class Walker:
                 leaves = self._leaf_array(schema)
                 if leaves is not None:
                     return leaves, None
+            elif keys <= _PLAIN_OBJECT_KEYS and schema.get("type") == "object":
+                props = schema.get("properties")
+                if props.__class__ is dict and props:
+                    # What the steps below come to for such a node (``_normalize`` copies
+                    # it unchanged, ``_typed`` adds nothing to ``_object``), without them.
+                    # With named properties, ``_object`` reads the node without changing
+                    # it (only a map's step, ``_map``, pops keys).
+                    said: list[str] = []
+                    out, plan = self._object(schema, path, depth, said)
+                    return self._describe(out, schema, said, fresh=True), plan
         self.direct = False
         if schema is False:
             self._problem(path, "accepts no value (false schema)")
@@ -932,12 +945,11 @@ def rewrite(
     """Rewrite ``root`` under ``rules``; when the walk finds nothing wrong, ``check`` the result.
 
     With ``trust_direct``, a schema made by the direct steps alone (an object root of
-    named scalar properties and arrays of scalars: most tools' schemas) is not
-    checked: for OpenAI strict mode, ``check`` accepts all they make but too many
-    enum values in all (a null added to each optional enum counts there), which is
-    then left to it. The
-    property test of the direct steps in ``tests/test_providers_strict.py`` holds
-    them to the general steps and the check.
+    named scalar properties, arrays of scalars and objects of them: most tools'
+    schemas) is not checked: for OpenAI strict mode, ``check`` accepts all they make
+    but too many enum values in all (a null added to each optional enum counts
+    there), which is then left to it. The property test of the direct steps in
+    ``tests/test_providers_strict.py`` holds them to the general steps and the check.
 
     ``root`` is not modified, and the rewritten schema shares no list or dict with
     it: a tool's own copy of its schema can be rewritten without copying it first
