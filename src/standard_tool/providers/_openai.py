@@ -185,13 +185,7 @@ class OpenAIStrictSchema:
     def __init__(
         self, *, schema: dict[str, Any], strict: bool, reason: str | None, plan: Plan | None
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "_kept", Snapshot(schema))
-        setattr_(self, "_lent", None)
-        setattr_(self, "_root", None)
-        setattr_(self, "strict", strict)
-        setattr_(self, "reason", reason)
-        setattr_(self, "_plan", plan)
+        _fill(self, None, Snapshot(schema), strict, reason, plan)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -263,14 +257,26 @@ def _strict_parts(root: dict[str, Any], *, own: bool) -> tuple[OpenAIStrictSchem
         plan = None
         out = plain_parameters(root)
     view = _new_view(OpenAIStrictSchema)
+    _fill(view, root if own else None, None if own else Snapshot(out), not problems, reason, plan)
+    return view, out
+
+
+def _fill(
+    view: OpenAIStrictSchema,
+    root: dict[str, Any] | None,
+    kept: Snapshot[dict[str, Any]] | None,
+    strict: bool,
+    reason: str | None,
+    plan: Plan | None,
+) -> None:
+    """Set every slot of a new ``view`` (nothing lent yet)."""
     root_set, lent_set, kept_set, strict_set, reason_set, plan_set = _VIEW_SLOTS
-    root_set(view, root if own else None)
+    root_set(view, root)
     lent_set(view, None)
-    kept_set(view, None if own else Snapshot(out))
-    strict_set(view, not problems)
+    kept_set(view, kept)
+    strict_set(view, strict)
     reason_set(view, reason)
     plan_set(view, plan)
-    return view, out
 
 
 _new_view = object.__new__

@@ -449,13 +449,10 @@ class JSONSchemaProps:
 
         ``source`` is the schema as given, for its dialect.
         """
-        if source.get("$schema") is None:  # ``detect_dialect``'s answer, without the call
-            dialect = "draft-2020-12"
-        else:
-            try:
-                dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
-            except SchemaConversionError as err:
-                raise InvalidSchemaError(f"from_json_schema: {err}") from None
+        try:
+            dialect = detect_dialect(source)  # another dialect: refused now, deferred or not
+        except SchemaConversionError as err:
+            raise InvalidSchemaError(f"from_json_schema: {err}") from None
         self._schema = schema
         self._json = plain
         self._check_formats = check_formats
