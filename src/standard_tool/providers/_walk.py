@@ -135,6 +135,8 @@ _OBJECT_KEYWORDS = frozenset(
 )
 _ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"})
 _MAX_DESCRIPTION = 1000
+#: What an optional property's description says once it also accepts ``null``.
+_NOT_GIVEN = "null means not given"
 # A leaf ``Walker._leaf`` rewrites directly: these keywords only, one of these types.
 _LEAF_KEYS = frozenset({"type", "description", "title", "default", "enum"})
 _LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
@@ -295,7 +297,7 @@ class Walker:
             text = schema.get("description")
             if text.__class__ is str and text:
                 if optional:
-                    note = f"{text[:_MAX_DESCRIPTION]} (null means not given)"
+                    note = f"{text[:_MAX_DESCRIPTION]} ({_NOT_GIVEN})"
                     return {"type": [kind, "null"], "description": note[:_MAX_DESCRIPTION]}
                 return {"type": kind, "description": text[:_MAX_DESCRIPTION]}
         enum = schema.get("enum", _NO_ENUM)
@@ -738,7 +740,7 @@ class Walker:
             out, plan = self.node(sub, (*path, "properties", name), depth)
             if optional and not accepts_null(sub, self.root):
                 drop_null.add(name)
-                out = self._describe(self._nullable(out), {}, ["null means not given"])
+                out = self._describe(self._nullable(out), {}, [_NOT_GIVEN])
             if plan is not None:
                 plans[name] = plan
             out_props[name] = out
@@ -872,7 +874,7 @@ def _annotated(out: dict[str, Any], schema: dict[str, Any], optional: bool) -> d
     if text is not None:
         text = text[:_MAX_DESCRIPTION]
     if optional:
-        note = "(null means not given)"
+        note = f"({_NOT_GIVEN})"
         text = note if text is None else f"{text} {note}"[:_MAX_DESCRIPTION]
     if text is not None:
         out["description"] = text
