@@ -4,7 +4,8 @@ Serve: ``serve(tools)`` over stdio or Streamable HTTP; ``http_app(tools)`` for a
 server (several workers when stateless); ``server(tools)`` for the SDK's low-level
 ``Server``; ``register(existing, tools)`` for an ``MCPServer`` or ``fastmcp.FastMCP``.
 Use: ``await import_tools(session)`` turns the tools of any MCP server into Standard
-Tools.
+Tools; with ``relay_callbacks()`` given to the session and to ``import_tools``, what
+the server asks during a call (logs, sampling, elicitation) reaches that call's caller.
 
 Layer: top (imports the core, the schema adapters, the toolkit and the providers; the
 ``mcp`` package only inside functions).
@@ -18,6 +19,7 @@ from standard_tool.mcp._client import (
     import_tools,
 )
 from standard_tool.mcp._register import register
+from standard_tool.mcp._relay import RelayCallbacks, relay_callbacks
 from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
 
 __all__ = [
@@ -25,9 +27,11 @@ __all__ = [
     "MCPTool",
     "MCPToolError",
     "MCPToolRefusedWarning",
+    "RelayCallbacks",
     "http_app",
     "import_tools",
     "register",
+    "relay_callbacks",
     "serve",
     "server",
     "tools_list_entries",

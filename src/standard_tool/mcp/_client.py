@@ -17,10 +17,13 @@ from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.content import ToolOutput, structured_output
+from standard_tool.mcp._relay import bind
 from standard_tool.providers._mcp import content_from_mcp
 
 if TYPE_CHECKING:
     from mcp import ClientSession, types
+
+    from standard_tool.mcp._relay import Relay, RelayCallbacks
 
 __all__ = [
     "MCPConnectionError",
@@ -134,7 +137,12 @@ class _Forward:
 
 
 async def _call(
-    session: ClientSession, remote: str, arguments: dict[str, Any], timeout: float
+    session: ClientSession,
+    remote: str,
+    arguments: dict[str, Any],
+    timeout: float,
+    relay: Relay | None,
+    name: str,
 ) -> types.CallToolResult:
     import anyio
     from mcp.shared.exceptions import MCPError
@@ -149,11 +157,19 @@ async def _call(
         if left is not None:
             timeout = max(min(timeout, left), 0.0)
         forward = _Forward(context)
+    # With a relay, the server's requests during the call go to the call's context (one
+    # made here for a direct call: it finds the handlers of use_caller).
+    call = None
+    if relay is not None:
+        call = relay.start(ToolContext(name, timeout=timeout) if context is None else context)
     try:
         with anyio.fail_after(timeout):
-            return await session.call_tool(
+            result = await session.call_tool(
                 remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
             )
+            if call is not None:
+                await call.settle()
+            return result
     except TimeoutError as err:
         raise MCPConnectionError(f"{where}: no answer within {timeout:.3g} s") from err
     except MCPError as err:
@@ -175,6 +191,9 @@ async def _call(
     except Exception as err:  # the remote boundary: a closed stream, a dead process
         detail = _bounded(str(err)) or "connection closed"
         raise MCPConnectionError(f"{where}: {type(err).__name__}: {detail}") from err
+    finally:
+        if call is not None:
+            call.end()
 
 
 def _handler(
@@ -183,6 +202,8 @@ def _handler(
     has_output_schema: bool,
     timeout: float,
     check: Any = None,
+    relay: Relay | None = None,
+    name: str = "",
 ) -> Callable[[Any], Awaitable[Any]]:
     """Return the call to the server; ``check``: a schema to validate with in a worker thread."""
 
@@ -190,7 +211,7 @@ def _handler(
         if check is not None:
             input = await _checked_in_thread(check, input)
         arguments = {} if input is None else dict(input)
-        result = await _call(session, remote, arguments, timeout)
+        result = await _call(session, remote, arguments, timeout, relay, name)
         if result.is_error:
             blocks = _blocks(result)
             text = _text(blocks) or "the server reported an error without text"
@@ -331,7 +352,13 @@ def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     return None if value is None else MappingProxyType(dict(value))
 
 
-def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: float) -> MCPTool:
+def _build(
+    session: ClientSession,
+    entry: types.Tool,
+    prefix: str,
+    timeout: float,
+    relay: Relay | None = None,
+) -> MCPTool:
     from standard_tool.schemas.jsonschema import from_json_schema
 
     annotations = (
@@ -350,7 +377,9 @@ def _build(session: ClientSession, entry: types.Tool, prefix: str, timeout: floa
         input_schema=given if threaded is None else None,
         # A ToolOutput (content blocks beside the structured value) has its structured part checked.
         output_schema=None if output is None else structured_output(from_json_schema(output)),
-        execute=_handler(session, entry.name, output is not None, timeout, threaded),
+        execute=_handler(
+            session, entry.name, output is not None, timeout, threaded, relay, prefix + entry.name
+        ),
     )
     return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta), threaded)
 
@@ -379,7 +408,11 @@ async def _list(session: ClientSession, timeout: float) -> list[types.Tool]:
 
 
 async def import_tools(
-    session: ClientSession, *, prefix: str = "", timeout: float = DEFAULT_TIMEOUT
+    session: ClientSession,
+    *,
+    prefix: str = "",
+    timeout: float = DEFAULT_TIMEOUT,
+    relay: RelayCallbacks | None = None,
 ) -> list[MCPTool]:
     """List an MCP server's tools and return them as Standard Tools.
 
@@ -394,6 +427,10 @@ async def import_tools(
         prefix: put before every tool name (``"fs_"`` turns ``read_file`` into
             ``fs_read_file``).
         timeout: seconds the listing, and then each call, may take.
+        relay: the ``relay_callbacks()`` the session was built with: then what the
+            server asks during a call (log messages, sampling, elicitation) goes to
+            the call's ``ToolContext`` (see ``relay_callbacks``). Without it, the
+            session's own callbacks get them.
 
     A tool that cannot be used (its schema is not a valid JSON Schema of a supported
     dialect, nests too deeply, or has a ``$ref`` that points nowhere or outside it;
@@ -405,7 +442,9 @@ async def import_tools(
 
     Raises:
         MCPConnectionError: the server did not list its tools.
-        TypeError: ``timeout`` is not a number; ``ValueError``: it is not positive.
+        TypeError: ``timeout`` is not a number, or ``relay`` is not from
+            ``relay_callbacks()``; ``ValueError``: ``timeout`` is not positive, or
+            ``relay`` already serves another session.
 
     Examples:
         ```python
@@ -416,11 +455,12 @@ async def import_tools(
     """
     seconds = checked_timeout(timeout, "import_tools")
     timeout = DEFAULT_TIMEOUT if seconds is None else seconds
+    relayed = None if relay is None else bind(relay, session)
     entries = await _list(session, timeout)
     tools: list[MCPTool] = []
     for entry in entries:
         try:
-            tools.append(_build(session, entry, prefix, timeout))
+            tools.append(_build(session, entry, prefix, timeout, relayed))
         except Exception as err:  # one bad tool of a server must not cost the others
             reason = (
                 str(err) if isinstance(err, StandardToolError) else f"{type(err).__name__}: {err}"
