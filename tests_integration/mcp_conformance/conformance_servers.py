@@ -220,15 +220,16 @@ def gateway() -> Any:
     """The suite's tools imported from an upstream one-call server and served again.
 
     The upstream's URL is ``CONFORMANCE_UPSTREAM``. At start-up the app opens a
-    session to it, imports its tools (``import_tools``) and serves them with
-    ``http_app`` and the same resources, prompts and completions as ``ours``.
+    session to it with ``relay_callbacks()``, imports its tools (``import_tools``,
+    relaying the upstream's logs, sampling and elicitation to each call) and serves
+    them with ``http_app`` and the same resources, prompts and completions as ``ours``.
     """
     from contextlib import AsyncExitStack
 
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    from standard_tool.mcp import import_tools
+    from standard_tool.mcp import import_tools, relay_callbacks
 
     upstream = os.environ["CONFORMANCE_UPSTREAM"]
     served: dict[str, Any] = {}
@@ -240,9 +241,10 @@ def gateway() -> Any:
         await receive()  # lifespan.startup
         async with AsyncExitStack() as stack:
             read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
-            session = await stack.enter_async_context(ClientSession(read, write))
+            relay = relay_callbacks()
+            session = await stack.enter_async_context(ClientSession(read, write, **relay))
             await session.initialize()
-            tools = await import_tools(session)
+            tools = await import_tools(session, relay=relay)
             inner = http_app(tools, name="standard-tool-gateway", keep_schemas=True, **HANDLERS)
             await stack.enter_async_context(inner.router.lifespan_context(inner))
             served["app"] = inner
