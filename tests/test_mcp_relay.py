@@ -29,6 +29,7 @@ from standard_tool.mcp import (
     server,
 )
 from tests.context_caller_tools import TOOLS
+from tests.test_context_caller import _elicit, _sample
 
 Logs = list[tuple[str, Any, str | None]]
 #: What ``chatty`` logs.
@@ -53,23 +54,6 @@ HOLD: list[anyio.Event] = []
 UPSTREAM = [*TOOLS, hold]
 
 
-async def _downstream_elicit(context: Any, params: Any) -> types.ElicitResult:
-    assert params.message == "Who are you?"
-    assert params.requested_schema["required"] == ["name"]
-    return types.ElicitResult(action="accept", content={"name": "Ada"})
-
-
-async def _downstream_sample(context: Any, params: types.CreateMessageRequestParams) -> Any:
-    [message] = params.messages
-    assert (params.system_prompt, params.max_tokens) == ("Be brief.", 50)
-    prompt = message.content.text  # type: ignore[union-attr]
-    return types.CreateMessageResult(
-        role="assistant",
-        content=types.TextContent(type="text", text=f"echo: {prompt}"),
-        model="test-model",
-    )
-
-
 async def test_a_gateway_relays_logs_sampling_and_elicitation_to_its_own_client() -> None:
     seen: Logs = []
 
@@ -84,8 +68,8 @@ async def test_a_gateway_relays_logs_sampling_and_elicitation_to_its_own_client(
                 gateway,
                 mode="legacy",
                 logging_callback=on_log,
-                elicitation_callback=_downstream_elicit,
-                sampling_callback=_downstream_sample,
+                elicitation_callback=_elicit,  # as test_context_caller's client answers
+                sampling_callback=_sample,
             ) as client:
                 logged = await client.call_tool("chatty", {})
                 assert seen == CHATTY  # every log message, before the result

@@ -21,6 +21,7 @@ CORE_TESTS = [
     "tests/test_cli_serve.py",
     "tests/test_run_mcp.py",
     "tests/test_mcp_progress.py",
+    "tests/test_mcp_relay.py",
     "tests/test_mcp_concurrency.py",
     "tests/test_mcp_cancel.py",
     "tests/test_mcp_server_options.py",
