@@ -279,7 +279,8 @@ def _check_level(level: str) -> None:
         )
 
 
-def _to_logging(tool_name: str, level: str, message: Any, logger: str | None) -> None:
+def to_logging(tool_name: str, level: str, message: Any, logger: str | None) -> None:
+    """Write a log message to the standard library's ``logging`` (the tool's logger by default)."""
     import logging
 
     name = f"standard_tool.tools.{tool_name}" if logger is None else logger
@@ -487,7 +488,7 @@ class ToolContext:
         _check_level(level)
         handler = None if self._caller is None else self._caller.log
         if handler is None:
-            _to_logging(self.tool_name, level, message, logger)
+            to_logging(self.tool_name, level, message, logger)
             return
         # A failing observer must not fail the call it observes.
         with contextlib.suppress(Exception):
@@ -587,7 +588,7 @@ class ToolContext:
         """
         if self._caller is None or self._caller.log is None:
             _check_level(level)
-            _to_logging(self.tool_name, level, message, logger)
+            to_logging(self.tool_name, level, message, logger)
             return
         self._wait("log", lambda: self.log(level, message, logger=logger))
 

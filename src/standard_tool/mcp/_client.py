@@ -370,16 +370,15 @@ def _build(
     output = entry.output_schema
     given = from_json_schema(entry.input_schema)
     threaded = given if _has_patterns(given.schema) else None
+    name = prefix + entry.name
     inner = build_tool(
-        name=prefix + entry.name,
+        name=name,
         title=title if isinstance(title, str) else None,
         description=entry.description or "",
         input_schema=given if threaded is None else None,
         # A ToolOutput (content blocks beside the structured value) has its structured part checked.
         output_schema=None if output is None else structured_output(from_json_schema(output)),
-        execute=_handler(
-            session, entry.name, output is not None, timeout, threaded, relay, prefix + entry.name
-        ),
+        execute=_handler(session, entry.name, output is not None, timeout, threaded, relay, name),
     )
     return MCPTool(inner, entry.name, _frozen(annotations), _frozen(entry.meta), threaded)
 

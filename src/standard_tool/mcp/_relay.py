@@ -12,11 +12,10 @@ server goes to the one call in flight on the session: its ``ToolContext``'s
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from standard_tool._context import CallerUnavailableError, ToolContext
+from standard_tool._context import CallerUnavailableError, ToolContext, to_logging
 from standard_tool._shared import safe_str, truncate_text
 
 if TYPE_CHECKING:
@@ -35,8 +34,6 @@ _MAX_NAME = 100
 _SEND_LIMIT = 5.0
 #: Where a log message goes that no single call can take.
 _LOGGER = "standard_tool.mcp.upstream"
-#: The standard library's level for each MCP level (``critical`` and above: 50).
-_STDLIB_LEVELS = {"debug": 10, "info": 20, "notice": 25, "warning": 30, "error": 40}
 #: ``ToolContext.sample`` answers with text only, not the name of the model that wrote it.
 _UNKNOWN_MODEL = "unknown"
 _INVALID_REQUEST = -32600
@@ -123,7 +120,7 @@ class Relay:
 
         call = self._single("log message")
         if isinstance(call, str):
-            _to_logging(params)
+            to_logging("", params.level, _log_text(params), _LOGGER)
             return
         context = call.context
         previous, done = call.last_log, anyio.Event()
@@ -268,11 +265,6 @@ def _log_text(params: types.LoggingMessageNotificationParams) -> str:
     return f"[{truncate_text(params.logger, _MAX_NAME)}] {text}"
 
 
-def _to_logging(params: types.LoggingMessageNotificationParams) -> None:
-    level = _STDLIB_LEVELS.get(params.level, logging.CRITICAL)
-    logging.getLogger(_LOGGER).log(level, "%s", _log_text(params))
-
-
 class RelayCallbacks(Mapping[str, Any]):
     """The callbacks that relay what an MCP server asks during a call: pass to a session.
 
@@ -285,10 +277,15 @@ class RelayCallbacks(Mapping[str, Any]):
         calls_in_flight: how many calls of the imported tools are running now.
     """
 
-    __slots__ = ("_relay",)
+    __slots__ = ("_callbacks", "_relay")
 
     def __init__(self) -> None:
-        self._relay = Relay()
+        relay = self._relay = Relay()
+        self._callbacks: dict[str, Any] = {
+            "logging_callback": relay.log,
+            "sampling_callback": relay.sample,
+            "elicitation_callback": relay.elicit,
+        }
 
     @property
     def calls_in_flight(self) -> int:
@@ -296,19 +293,13 @@ class RelayCallbacks(Mapping[str, Any]):
         return len(self._relay.calls)
 
     def __getitem__(self, key: str) -> Any:
-        relay = self._relay
-        callbacks = {
-            "logging_callback": relay.log,
-            "sampling_callback": relay.sample,
-            "elicitation_callback": relay.elicit,
-        }
-        return callbacks[key]
+        return self._callbacks[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(("logging_callback", "sampling_callback", "elicitation_callback"))
+        return iter(self._callbacks)
 
     def __len__(self) -> int:
-        return 3
+        return len(self._callbacks)
 
     def __repr__(self) -> str:
         return f"RelayCallbacks(calls_in_flight={self.calls_in_flight})"
