@@ -575,10 +575,10 @@ class ToolContext:
         Raises:
             CallerUnavailableError: the caller cannot ask its user.
         """
-        handler = None if self._caller is None else self._caller.elicit
-        if handler is None:
-            raise self._unavailable("elicit input from the user", "elicit")
         with _question(key):
+            handler = None if self._caller is None else self._caller.elicit
+            if handler is None:
+                raise self._unavailable("elicit input from the user", "elicit")
             return await handler(message, dict(schema))
 
     async def sample(
@@ -605,10 +605,10 @@ class ToolContext:
         Raises:
             CallerUnavailableError: the caller has no model to offer.
         """
-        handler = None if self._caller is None else self._caller.sample
-        if handler is None:
-            raise self._unavailable("sample the caller's model", "sample")
         with _question(key):
+            handler = None if self._caller is None else self._caller.sample
+            if handler is None:
+                raise self._unavailable("sample the caller's model", "sample")
             return await handler(
                 prompt, system=system, max_tokens=max_tokens, temperature=temperature
             )
@@ -625,10 +625,10 @@ class ToolContext:
         Raises:
             CallerUnavailableError: the caller has no roots to offer.
         """
-        handler = None if self._caller is None else self._caller.roots
-        if handler is None:
-            raise self._unavailable("list the caller's roots", "roots")
         with _question(key):
+            handler = None if self._caller is None else self._caller.roots
+            if handler is None:
+                raise self._unavailable("list the caller's roots", "roots")
             return await handler()
 
     # -- the same from a sync tool ---------------------------------------------------

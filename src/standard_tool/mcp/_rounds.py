@@ -222,7 +222,8 @@ def _checked_answer(key: str, method: str, answer: object) -> Any:
     except pydantic.ValidationError as exc:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid"}
         where = ".".join(str(part) for part in first.get("loc", ()))
-        detail = truncate_text(f"{where}: {first.get('msg', 'invalid')}", _MAX_SHOWN)
+        said = str(first.get("msg", "invalid"))
+        detail = truncate_text(f"{where}: {said}" if where else said, _MAX_SHOWN)
         shown = truncate_text(key, 60)
         raise _invalid(f"inputResponses[{shown!r}] is not a {method} result ({detail})") from None
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
