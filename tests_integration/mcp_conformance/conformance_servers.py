@@ -38,10 +38,9 @@ PNG = base64.b64decode(
 WAV = base64.b64decode("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=")
 PNG_B64 = base64.b64encode(PNG).decode()
 
-#: Scenarios ``ours`` cannot serve, and why.
-PENDING = {
-    "server-sse-polling": "closing the request's SSE stream mid-call (test_reconnection)",
-}
+#: Scenarios ``ours`` cannot serve, and why (none at suite 0.2.0-alpha.12: its SSE
+#: polling scenario warns, without failing, when the stream is not closed mid-call).
+PENDING: dict[str, str] = {}
 
 #: The JSON Schema 2020-12 scenario's schema: references, an anchor, composition and
 #: conditionals, all listed as written (``keep_schemas=True``).
@@ -270,7 +269,7 @@ def ours() -> Any:
         TOOLS,
         name="standard-tool-conformance",
         stateless=stateless,
-        json_response=stateless,
+        json_response=stateless and os.environ.get("CONFORMANCE_JSON", "1") == "1",
         keep_schemas=True,
         required_capabilities=REQUIRED_CAPABILITIES,
         **HANDLERS,
@@ -477,4 +476,5 @@ def reference() -> Any:
         ("logging/setLevel", types.SetLevelRequestParams, set_level),
     ):
         low.add_request_handler(method, params_type, handler)
-    return srv.streamable_http_app(stateless_http=stateless, json_response=stateless)
+    json_answers = stateless and os.environ.get("CONFORMANCE_JSON", "1") == "1"
+    return srv.streamable_http_app(stateless_http=stateless, json_response=json_answers)

@@ -295,6 +295,13 @@ async def test_missing_capability() -> str:
     return "Client declared sampling capability; proceeding."
 
 
+@tool
+async def test_reconnection() -> str:
+    """Answer on the request's stream (SEP-1699's stream closing is not asked of tools here)."""
+    await asyncio.sleep(0.05)
+    return "Reconnected"
+
+
 ROUND_TOOLS = [
     test_input_required_result_elicitation,
     test_input_required_result_sampling,
@@ -305,6 +312,7 @@ ROUND_TOOLS = [
     test_input_required_result_tampered_state,
     test_input_required_result_capabilities,
     test_missing_capability,
+    test_reconnection,
 ]
 #: What ``test_missing_capability`` needs: ``server(required_capabilities=...)``.
 REQUIRED_CAPABILITIES = {"test_missing_capability": ["sampling"]}
