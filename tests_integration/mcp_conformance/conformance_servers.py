@@ -286,12 +286,13 @@ def gateway() -> Any:
     """
     from contextlib import AsyncExitStack
 
-    from mcp import ClientSession
+    from mcp import Client, ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
     from standard_tool.mcp import import_tools, relay_callbacks
 
     upstream = os.environ["CONFORMANCE_UPSTREAM"]
+    mode = os.environ.get("CONFORMANCE_UPSTREAM_MODE", "legacy")
     served: dict[str, Any] = {}
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -300,12 +301,22 @@ def gateway() -> Any:
             return
         await receive()  # lifespan.startup
         async with AsyncExitStack() as stack:
-            read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
             relay = relay_callbacks()
-            session = await stack.enter_async_context(ClientSession(read, write, **relay))
-            await session.initialize()
+            if mode == "legacy":  # protocol 2025-11-25: the upstream asks with requests
+                read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
+                session = await stack.enter_async_context(ClientSession(read, write, **relay))
+                await session.initialize()
+            else:  # protocol 2026-07-28: the upstream asks in input_required rounds
+                client = await stack.enter_async_context(Client(upstream, **relay))
+                session = client.session
             tools = await import_tools(session, relay=relay)
-            inner = http_app(tools, name="standard-tool-gateway", keep_schemas=True, **HANDLERS)
+            inner = http_app(
+                tools,
+                name="standard-tool-gateway",
+                keep_schemas=True,
+                required_capabilities=REQUIRED_CAPABILITIES,
+                **HANDLERS,
+            )
             await stack.enter_async_context(inner.router.lifespan_context(inner))
             served["app"] = inner
             await send({"type": "lifespan.startup.complete"})
