@@ -20,6 +20,8 @@ from typing import Any
 from conformance_tools import (  # type: ignore[import-not-found]
     REQUIRED_CAPABILITIES,
     ROUND_TOOLS,
+    TASK_SUPPORT,
+    TASK_TOOLS,
 )
 from conformance_tools import TOOLS as CONFORMANCE_TOOLS  # type: ignore[import-not-found]
 from mcp import types
@@ -103,7 +105,21 @@ test_x_mcp_header = standard_tool(
 
 #: The suite's tools (``conformance_tools.py``), its JSON Schema 2020-12 tool and its
 #: custom-header tool.
-TOOLS = [*CONFORMANCE_TOOLS, *ROUND_TOOLS, json_schema_2020_12_tool, test_x_mcp_header]
+TOOLS = [
+    *CONFORMANCE_TOOLS,
+    *ROUND_TOOLS,
+    *TASK_TOOLS,
+    json_schema_2020_12_tool,
+    test_x_mcp_header,
+]
+
+
+def task_options() -> Any:
+    """The task tools' options: quick to become tasks and to notice answers."""
+    from standard_tool.mcp import TaskOptions
+
+    return TaskOptions(TASK_SUPPORT, after=0.5, poll=0.1)
+
 
 # -- Resources, prompts, completions and logging, as SDK handlers ---------------------------
 
@@ -272,6 +288,7 @@ def ours() -> Any:
         json_response=stateless and os.environ.get("CONFORMANCE_JSON", "1") == "1",
         keep_schemas=True,
         required_capabilities=REQUIRED_CAPABILITIES,
+        tasks=task_options(),
         **HANDLERS,
     )
 

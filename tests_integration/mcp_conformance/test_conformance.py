@@ -108,21 +108,8 @@ def _scored(leg: str, mode: str, ours: set[str], sdk: set[str], every: set[str])
     print(f"  the SDK failed: {sorted(every - sdk)}")
 
 
-#: The tasks extension's scenarios (SEP-2663), run in the bare ``--suite all`` leg only;
-#: ``tasks-status-notifications`` is skipped by the suite itself.
-TASKS = {
-    "tasks-capability-negotiation",
-    "tasks-dispatch-and-envelope",
-    "tasks-lifecycle",
-    "tasks-mrtr-composition",
-    "tasks-mrtr-input",
-    "tasks-request-headers",
-    "tasks-request-state-removal",
-    "tasks-required-task-error",
-    "tasks-wire-fields",
-}
-#: What ours may still fail, by leg: the tasks extension is not served yet.
-LIMITS: dict[str, set[str]] = {"2025-11-25": set(), "2026-07-28": set(), "all": TASKS}
+#: What ours may still fail, by leg: nothing (the tasks scenarios included).
+LIMITS: dict[str, set[str]] = {"2025-11-25": set(), "2026-07-28": set(), "all": set()}
 
 
 @pytest.mark.parametrize("leg", list(LEGS))

@@ -26,6 +26,8 @@ from standard_tool.mcp._relay import RelayCallbacks, relay_callbacks
 from standard_tool.mcp._rounds import InputRequired
 from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
 from standard_tool.mcp._state import RequestStateError, RequestStateKeys
+from standard_tool.mcp._task_server import TaskOptions
+from standard_tool.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, TaskStoreError
 
 __all__ = [
     "InputRequired",
@@ -33,9 +35,14 @@ __all__ = [
     "MCPTool",
     "MCPToolError",
     "MCPToolRefusedWarning",
+    "MemoryTaskStore",
+    "RedisTaskStore",
     "RelayCallbacks",
     "RequestStateError",
     "RequestStateKeys",
+    "TaskOptions",
+    "TaskStore",
+    "TaskStoreError",
     "http_app",
     "import_tools",
     "register",

@@ -32,6 +32,13 @@ from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._rounds import InputRequired, Rounds
 from standard_tool.mcp._state import RequestStateKeys
+from standard_tool.mcp._task_server import (
+    TaskOptions,
+    TaskSupport,
+    check_task_support,
+    install_task_handlers,
+    run_maybe_as_task,
+)
 from standard_tool.providers._mcp import (
     mcp_output_wrapped,
     to_mcp,
@@ -392,6 +399,19 @@ def _checked_needs(
     return needs
 
 
+def _checked_tasks(
+    kit: Toolkit, tasks: TaskOptions | Mapping[str, TaskSupport] | None
+) -> TaskOptions | None:
+    if tasks is None:
+        return None
+    options = tasks if isinstance(tasks, TaskOptions) else TaskOptions(dict(tasks))
+    unknown = [name for name in options.tools if name not in kit]
+    if unknown:
+        shown = ", ".join(repr(truncate_text(str(n), 60)) for n in unknown[:5])
+        raise ValueError(f"server: tasks: no tool {shown}")
+    return options
+
+
 def missing_capabilities(tool: str, capabilities: Collection[str]) -> Exception:
     """Return the JSON-RPC error ``-32021``: the client did not declare what ``tool`` needs."""
     from mcp.shared.exceptions import MCPError
@@ -422,6 +442,7 @@ def server(
     keep_schemas: bool = False,
     state_keys: RequestStateKeys | None = None,
     required_capabilities: Mapping[str, Collection[str]] | None = None,
+    tasks: TaskOptions | Mapping[str, TaskSupport] | None = None,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
@@ -454,6 +475,9 @@ def server(
             (``{"summarize": ["sampling"]}``; ``"elicitation"``, ``"sampling"``,
             ``"roots"``). A client that did not declare them gets the JSON-RPC
             error ``-32021`` (missing required client capability) before the tool runs.
+        tasks: the tools that may run as tasks (the MCP extension
+            ``io.modelcontextprotocol/tasks``): a ``TaskOptions``, or its ``tools``
+            mapping (``{"report": "optional"}``) with the default options.
         **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
@@ -477,6 +501,7 @@ def server(
     timeout = checked_timeout(timeout, "server")
     kit = toolkit(tools)
     needs = _checked_needs(kit, required_capabilities)
+    task_options = _checked_tasks(kit, tasks)
     keys = state_keys or RequestStateKeys.from_env() or RequestStateKeys.ephemeral()
     entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
     # Checked once here; answered as the wire dicts: the SDK validates and copies
@@ -492,12 +517,25 @@ def server(
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
         return listed
 
+    def answer_of(result: ToolResult, asked_in_rounds: bool = True) -> dict[str, Any]:
+        failure = result.exception
+        if (
+            asked_in_rounds
+            and isinstance(failure, CallerUnavailableError)
+            and failure.capability is not None
+        ):
+            raise missing_capabilities(result.name, [failure.capability]) from failure
+        answer = call_result(result, wrap.get(result.name))
+        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
+        return answer
+
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
         declared = ctx.session.client_capabilities
         missing = [c for c in needs.get(params.name, ()) if getattr(declared, c, None) is None]
         if missing:
             raise missing_capabilities(params.name, missing)
+        may_task = check_task_support(task_options, params.name, ctx)
         call_id, send = progress_sender(ctx)
         loop = asyncio.get_running_loop()
         caller = session_caller(ctx, loop)
@@ -505,25 +543,33 @@ def server(
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # no requests to the client
             rounds = Rounds.start(keys, "tools/call", params.name, arguments, params, declared)
             caller = rounds.caller(caller, loop)
+        elif may_task:  # requests to the client until the call becomes a task
+            rounds = Rounds.for_legacy(caller)
+            caller = rounds.caller(caller, loop)
+
+        def start() -> Awaitable[ToolResult]:
+            return run_call(
+                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+            )
+
         # The tool's ToolContext reaches the client (given its loop: no copy made).
         with use_caller(caller):
             try:
-                result = await run_call(
-                    kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-                )
+                if not may_task:
+                    result = await start()
+                else:
+                    assert task_options is not None
+                    assert rounds is not None
+                    outcome = await run_maybe_as_task(
+                        task_options, rounds, declared, start, answer_of
+                    )
+                    if isinstance(outcome, dict):  # the call became a task
+                        return outcome
+                    result = outcome
             except InputRequired:
                 assert rounds is not None  # only a round's caller stops a call
                 return rounds.input_required()
-        unavailable = result.exception
-        if (
-            rounds is not None
-            and isinstance(unavailable, CallerUnavailableError)
-            and unavailable.capability is not None
-        ):
-            raise missing_capabilities(params.name, [unavailable.capability]) from unavailable
-        answer = call_result(result, wrap.get(result.name))
-        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
-        return answer
+        return answer_of(result, rounds is not None and rounds.legacy is None)
 
     # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).
     handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
@@ -536,7 +582,10 @@ def server(
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(name, **handlers, **server_options)
+        made = Server(name, **handlers, **server_options)
+    if task_options is not None:
+        install_task_handlers(made, task_options)
+    return made
 
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
