@@ -7,16 +7,29 @@ client may write it; the official conformance suite runs the extension's scenari
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import anyio
 import pytest
+from mcp import Client
 
-from standard_tool.mcp import MemoryTaskStore, RedisTaskStore, TaskOptions, TaskStoreError, server
-from tests.task_tools import TOOLS
+from standard_tool import Elicitation, Toolkit, use_caller
+from standard_tool.mcp import (
+    MemoryTaskStore,
+    RedisTaskStore,
+    TaskOptions,
+    TaskStoreError,
+    import_tools,
+    relay_callbacks,
+    server,
+    task_extension,
+)
+from tests.task_tools import SUPPORT, TOOLS
 from tests.test_mcp_serve import ENV, _free_port, _process
 
 PROTOCOL = "2026-07-28"
@@ -224,3 +237,46 @@ async def test_the_redis_store_reports_a_refused_connection_in_its_own_words() -
     with pytest.raises(TaskStoreError, match=r"the Redis task store failed \(get\)"):
         await store.get("x")
     await store.aclose()
+
+
+# -- the client side: imported tools and mcp.Client follow a task to its end --------------
+
+
+async def _ask_user(message: str, schema: dict[str, Any]) -> Elicitation:
+    return Elicitation("accept", {"name": "Ada"})
+
+
+async def test_an_imported_tool_follows_its_task_and_answers_its_questions() -> None:
+    store = MemoryTaskStore()
+    options = TaskOptions(SUPPORT, store=store, after=0.2, poll=0.05)  # type: ignore[arg-type]
+    relay = relay_callbacks()
+    upstream = server(TOOLS, tasks=options)
+    with anyio.fail_after(60):
+        async with Client(upstream, extensions=[task_extension()], **relay) as client:
+            kit = Toolkit(await import_tools(client.session, relay=relay))
+            with use_caller(elicit=_ask_user):
+                slept = await kit.aexecute("sleepy", {"seconds": 0.5})
+                greeted = await kit.aexecute("ask_later", {})
+                broke = await kit.aexecute("broken", {})
+                late = await kit.aexecute("sleepy", {"seconds": 30}, timeout=0.6)
+            direct = await client.call_tool("sleepy", {"seconds": 0.4})
+            # The call that gave up cancelled its task on the server.
+            for _ in range(200):
+                ended = [
+                    json.loads(fields["task"])["status"]
+                    for fields in [await store.get(task_id) for task_id in store]
+                    if "cancel" in fields
+                ]
+                if ended == ["cancelled"]:
+                    break
+                await anyio.sleep(0.05)
+    assert slept.value == {"result": "slept 0.5 s"}
+    assert greeted.value == {"result": "Hello, Ada!"}
+    assert broke.success is False
+    assert broke.error is not None
+    assert "no luck" in broke.error
+    assert late.success is False
+    assert late.error is not None
+    assert "timed out" in late.error
+    assert ended == ["cancelled"]
+    assert direct.content[0].text == "slept 0.4 s"  # type: ignore[union-attr]

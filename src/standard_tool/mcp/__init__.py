@@ -26,6 +26,7 @@ from standard_tool.mcp._relay import RelayCallbacks, relay_callbacks
 from standard_tool.mcp._rounds import InputRequired
 from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
 from standard_tool.mcp._state import RequestStateError, RequestStateKeys
+from standard_tool.mcp._task_client import task_extension
 from standard_tool.mcp._task_server import TaskOptions
 from standard_tool.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, TaskStoreError
 
@@ -49,5 +50,6 @@ __all__ = [
     "relay_callbacks",
     "serve",
     "server",
+    "task_extension",
     "tools_list_entries",
 ]

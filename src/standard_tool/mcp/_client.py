@@ -18,6 +18,7 @@ from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.content import ToolOutput, structured_output
 from standard_tool.mcp._relay import InputRequestRefused, answer_input_requests, bind
+from standard_tool.mcp._task_client import TaskFailedError, claimed_task, follow_task
 from standard_tool.providers._mcp import content_from_mcp
 
 if TYPE_CHECKING:
@@ -257,9 +258,19 @@ async def _rounds(
             input_responses=responses,
             request_state=state,
             allow_input_required=True,
+            allow_claimed=True,
         )
-        if not isinstance(result, types.InputRequiredResult):
+        task = claimed_task(result)
+        if task is not None:  # the server made the call a task: followed to its end
+            try:
+                return await follow_task(session, task[0], task[1], context, where)
+            except (TaskFailedError, InputRequestRefused) as err:
+                raise MCPToolError(str(err)) from err
+        if isinstance(result, types.CallToolResult):
             return result
+        if not isinstance(result, types.InputRequiredResult):
+            kind = truncate_text(str(getattr(result, "result_type", type(result).__name__)), 40)
+            raise MCPToolError(f"{where}: the server answered with a {kind!r} result")
         requests = result.input_requests or {}
         state = result.request_state
         if not requests:  # state only: the server asks for nothing but a retry

@@ -399,6 +399,12 @@ def _checked_needs(
     return needs
 
 
+def _takes_input_schemas(server_class: type) -> bool:
+    import inspect
+
+    return "get_tool_input_schema" in inspect.signature(server_class).parameters
+
+
 def _checked_tasks(
     kit: Toolkit, tasks: TaskOptions | Mapping[str, TaskSupport] | None
 ) -> TaskOptions | None:
@@ -576,8 +582,9 @@ def server(
     server_options.setdefault("on_set_logging_level", set_level)
     # Mcp-Param-* headers (2026-07-28) are checked against the listed schemas, without
     # running tools/list for every call.
-    schemas = {entry["name"]: entry.get("inputSchema") for entry in listed["tools"]}
-    server_options.setdefault("get_tool_input_schema", schemas.get)
+    if _takes_input_schemas(Server):  # mcp 2.3 and later
+        schemas = {entry["name"]: entry.get("inputSchema") for entry in listed["tools"]}
+        server_options.setdefault("get_tool_input_schema", schemas.get)
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.

@@ -328,6 +328,11 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
                 raise _store_failed(err) from err
         return {"resultType": "complete"}
 
+    if not isinstance(getattr(srv, "extensions", None), dict):
+        raise RuntimeError(
+            "server: tasks need an mcp SDK that advertises extensions (mcp 2.3 or later); "
+            "upgrade mcp"
+        )
     srv.add_request_handler("tasks/get", TaskParams, get)
     srv.add_request_handler("tasks/update", UpdateParams, update)
     srv.add_request_handler("tasks/cancel", TaskParams, cancel)

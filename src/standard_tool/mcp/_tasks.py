@@ -23,7 +23,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
@@ -87,6 +87,11 @@ class MemoryTaskStore:
 
     def __repr__(self) -> str:
         return f"MemoryTaskStore(tasks={len(self._tasks)}, max_tasks={self.max_tasks})"
+
+    def __iter__(self) -> Iterator[str]:
+        """Iterate over the ids of the tasks kept (expired ones left out)."""
+        now = time.time()
+        return iter([task_id for task_id, (expiry, _) in self._tasks.items() if expiry > now])
 
     def _purge(self) -> None:
         now = time.time()
