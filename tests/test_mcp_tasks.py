@@ -280,3 +280,17 @@ async def test_an_imported_tool_follows_its_task_and_answers_its_questions() -> 
     assert "timed out" in late.error
     assert ended == ["cancelled"]
     assert direct.content[0].text == "slept 0.4 s"  # type: ignore[union-attr]
+
+
+async def test_a_store_that_never_answers_fails_within_its_timeout() -> None:
+    """A Redis that accepts the connection and says nothing: a clear error, not a hang."""
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # connections wait in the backlog; nothing ever answers
+        url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        store = RedisTaskStore(url, timeout=0.5)
+        with anyio.fail_after(10), pytest.raises(TaskStoreError, match="did not answer within"):
+            await store.set("x", {"task": "{}"}, time.time() + 60)
+        await store.aclose()
