@@ -64,7 +64,8 @@ standard_tool_package.with_formatted_output(as_text)  # type: ignore[deprecated]
 
 # Where one checker does not catch it (docs/contract.md, section 4, lists these): a
 # handler without a typed meta gives a tool whose meta is Any, and where another overload
-# also accepts the call mypy then picks none; pyright reports the deprecated overload only under the function's names.
+# also accepts the call mypy then picks none; pyright reports the deprecated overload
+# only under the function's names.
 
 
 def plain(city: str) -> Temp:

@@ -30,6 +30,7 @@ from standard_tool._core import (
     output_json_schema,
     run_tool_sync,
 )
+from standard_tool._shared import is_validation_error
 from standard_tool._toolkit import Toolkit
 
 __all__ = ["main"]
@@ -724,13 +725,10 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
             payload[name] = getattr(args, dest)
     try:
         result = run_tool_sync(tool, payload)
-    except ValueError as err:
-        if type(err).__name__ == "StandardToolValidationError":
+    except Exception as err:
+        if is_validation_error(err):
             print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
-            return EXIT_FAILED
-        print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
-        return EXIT_FAILED
-    except Exception as err:  # the tool's own failure: report it, exit 1
+            return EXIT_FAILED  # the tool's own failure: report it, exit 1
         print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
         return EXIT_FAILED
     try:
