@@ -870,7 +870,9 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
         file=sys.stderr,
         flush=True,
     )
-    noted = _noting_interrupts() if args.transport == "http" else contextlib.nullcontext([])
+    noted: contextlib.AbstractContextManager[list[int]] = (
+        _noting_interrupts() if args.transport == "http" else contextlib.nullcontext([])
+    )
     try:
         with noted as interrupts:
             serve(
