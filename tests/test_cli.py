@@ -566,18 +566,20 @@ def test_check_passes_clean_tools_on_a_plain_install_without_hypothesis() -> Non
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout) == {"ok": True, "problems": []}
     assert result.stderr == (
-        "standard-tool: note: schema agreement not checked (hypothesis not installed)\n"
+        "standard-tool: note: schema agreement not checked (hypothesis not installed: "
+        "the `testing` extra installs them)\n"
     )
     plain = run_without(NOT_IN_A_PLAIN_INSTALL, "check", "cli_targets:toolkit")
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert json.loads(plain.stdout) == {"ok": True, "problems": []}
-    assert "(hypothesis and jsonschema not installed)" in plain.stderr
+    assert "(hypothesis and jsonschema not installed: the `testing` extra" in plain.stderr
 
 
 def test_check_asked_for_examples_without_hypothesis_exits_2() -> None:
     line = one_line(run_without({"hypothesis"}, "check", "cli_targets:add", "--examples", "5"), 2)
     assert line == (
-        "standard-tool: --examples 5 needs hypothesis: install them, or pass --examples 0"
+        "standard-tool: --examples 5 needs hypothesis: install the `testing` extra, "
+        "or pass --examples 0"
     )
 
 

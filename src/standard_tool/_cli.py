@@ -443,9 +443,9 @@ def _pointer(path: Sequence[object]) -> str:
 def _agreement_examples(requested: int | None) -> int:
     """How many property-test examples to run: none when its libraries are missing.
 
-    The property test needs ``hypothesis`` and ``jsonschema``, which no extra installs
-    for users; without them it is skipped (with a note), unless ``--examples`` asked
-    for it, which then cannot run as asked.
+    The property test needs ``hypothesis`` and ``jsonschema`` (the ``testing`` extra);
+    without them it is skipped (with a note), unless ``--examples`` asked for it, which
+    then cannot run as asked.
     """
     if requested == 0:
         return 0
@@ -454,12 +454,12 @@ def _agreement_examples(requested: int | None) -> int:
         return DEFAULT_EXAMPLES if requested is None else requested
     if requested is not None:
         raise UsageError(
-            f"--examples {requested} needs {' and '.join(missing)}: install them, "
-            "or pass --examples 0"
+            f"--examples {requested} needs {' and '.join(missing)}: install the `testing` "
+            "extra, or pass --examples 0"
         )
     print(
         f"standard-tool: note: schema agreement not checked ({' and '.join(missing)} "
-        "not installed)",
+        "not installed: the `testing` extra installs them)",
         file=sys.stderr,
     )
     return 0
