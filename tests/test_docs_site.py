@@ -71,3 +71,62 @@ def test_the_home_pages_code_fits_without_scrolling() -> None:
     code = re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
     assert code
     assert [line for block in code for line in block.splitlines() if len(line) > 80] == []
+
+
+def _script(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECK = _script("check_site")
+
+
+def test_the_browser_check_counts_console_errors_exceptions_and_failed_loads() -> None:
+    """What scripts/check_site.py, run in CI on the built site, reports from Chromium's events."""
+    mine, other = "S1", "S2"
+    events = [
+        {"sessionId": mine, "method": "Runtime.exceptionThrown",
+         "params": {"exceptionDetails": {"exception": {"description": "Error: kaput"}}}},
+        {"sessionId": mine, "method": "Runtime.consoleAPICalled",
+         "params": {"type": "error", "args": [{"value": "boom"}]}},
+        {"sessionId": mine, "method": "Runtime.consoleAPICalled",
+         "params": {"type": "log", "args": [{"value": "fine"}]}},
+        {"sessionId": mine, "method": "Log.entryAdded",
+         "params": {"entry": {"level": "error", "text": "Failed to load", "url": "/x.png"}}},
+        {"sessionId": mine, "method": "Network.responseReceived",
+         "params": {"response": {"status": 404, "url": "/x.png"}}},
+        {"sessionId": mine, "method": "Network.loadingFailed",
+         "params": {"errorText": "net::ERR_FAILED", "canceled": False}},
+        {"sessionId": other, "method": "Runtime.consoleAPICalled",
+         "params": {"type": "error", "args": [{"value": "another page"}]}},
+    ]  # fmt: skip
+    assert CHECK.problems_of(events, mine) == [
+        "uncaught exception: Error: kaput",
+        "console.error: boom",
+        "console error: Failed to load (/x.png)",
+        "HTTP 404 for /x.png",
+        "failed to load a resource: net::ERR_FAILED",
+    ]
+
+
+def test_the_browser_check_finds_broken_links_to_pages_and_anchors(tmp_path: Path) -> None:
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "index.html").write_text("")
+    (tmp_path / "index.html").write_text("")
+    (tmp_path / "objects.inv").write_text("")
+    assert CHECK.pages_of(tmp_path) == ["/", "/guide/"]
+    origin = "http://127.0.0.1:1"
+    seen = {"/": ([], {"top"}), "/guide/": ([], {"usage"})}
+    assert CHECK.broken(f"{origin}/guide/#usage", origin, tmp_path, seen) == []
+    assert CHECK.broken(f"{origin}/objects.inv", origin, tmp_path, seen) == []
+    assert CHECK.broken("https://example.org/", origin, tmp_path, seen) == []
+    assert CHECK.broken(f"{origin}/guide/#gone", origin, tmp_path, seen) == [
+        "broken link to /guide/#gone (no such anchor)"
+    ]
+    assert CHECK.broken(f"{origin}/nowhere/", origin, tmp_path, seen) == [
+        "broken link to /nowhere/ (no such page)"
+    ]

@@ -1,4 +1,4 @@
-"""The README's two commands say what they do as they go (scripts/_env.sh), run in bash."""
+"""The README's commands say what they do as they go (scripts/_env.sh), run in bash."""
 
 from __future__ import annotations
 
