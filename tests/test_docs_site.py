@@ -130,3 +130,31 @@ def test_the_browser_check_finds_broken_links_to_pages_and_anchors(tmp_path: Pat
     assert CHECK.broken(f"{origin}/nowhere/", origin, tmp_path, seen) == [
         "broken link to /nowhere/ (no such page)"
     ]
+
+
+def test_every_page_is_in_the_sidebar_under_a_group() -> None:
+    """The sidebar groups pages the way a reader looks for them; none is left out."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text.split("\nnav:\n", 1)[1].split("\nmarkdown_extensions:", 1)[0]
+    groups = re.findall(r"^  - ([^:\n]+):\s*$", nav, re.MULTILINE)
+    assert groups == [
+        "Get started",
+        "Concepts",
+        "Providers",
+        "MCP",
+        "Frameworks",
+        "CLI and built-ins",
+        "Reference",
+        "Performance",
+    ]
+    assert re.findall(r"^  - [^:\n]+: \S+\.md$", nav, re.MULTILINE) == []  # no page outside
+    listed = set(re.findall(r"^      - [^\n]+: (\S+\.md)$", nav, re.MULTILINE))
+    assert listed == {page.name for page in PAGES}
+
+
+def test_the_docs_group_installs_a_formatter_for_api_signatures() -> None:
+    """mkdocstrings formats signatures only when Black or Ruff is installed beside it."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    docs = re.search(r"^docs = \[(.*)\]$", text, re.MULTILINE)
+    assert docs is not None
+    assert re.search(r'"(ruff|black)[<>=]', docs.group(1))

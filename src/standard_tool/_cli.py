@@ -1002,7 +1002,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="when importing TARGET fails, print the whole traceback, not only where",
     )
     parser.add_argument(
-        "--version", action="version", version=f"standard-tool {_version()}", help="print it"
+        "--version", action="version", version=f"standard-tool {_version()}", help="print the version"
     )
     common = _Parser(add_help=False)
     common.add_argument(
