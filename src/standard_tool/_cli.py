@@ -803,10 +803,13 @@ def _collector_paused() -> Generator[None, None, None]:
 
 
 def _version() -> str:
-    """Return standard-tool's version."""
-    from standard_tool import __version__
+    """Return standard-tool's version, as installed."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return __version__
+    try:
+        return version("standard-tool")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(version unknown: not installed)"
 
 
 def _target_version(target: str) -> str:
@@ -1002,7 +1005,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="when importing TARGET fails, print the whole traceback, not only where",
     )
     parser.add_argument(
-        "--version", action="version", version=f"standard-tool {_version()}", help="print the version"
+        "--version",
+        action="version",
+        version=f"standard-tool {_version()}",
+        help="print the version",
     )
     common = _Parser(add_help=False)
     common.add_argument(
