@@ -1090,8 +1090,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--inspector",
         default="@modelcontextprotocol/inspector",
-        help="the npm package npx runs (default: @modelcontextprotocol/inspector; "
-        "pin a version with @modelcontextprotocol/inspector@X.Y.Z)",
+        help="before TARGET: the npm package npx runs (default: "
+        "@modelcontextprotocol/inspector; pin a version with "
+        "@modelcontextprotocol/inspector@X.Y.Z)",
     )
     p.add_argument(
         "inspector_args",
