@@ -344,3 +344,35 @@ def test_ctrl_c_ends_serve_over_http_with_130() -> None:
         server.kill()
         server.wait()
         server.stderr.close()
+
+
+def test_a_served_package_announces_its_distributions_version(tmp_path: Path) -> None:
+    """No ``__version__``: the version of the installed distribution the module is from."""
+    import subprocess
+
+    (tmp_path / "weatherpkg").mkdir()
+    (tmp_path / "weatherpkg" / "__init__.py").write_text("from cli_targets import toolkit\n")
+    info = tmp_path / "weatherpkg-3.1.4.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: weatherpkg\nVersion: 3.1.4\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS), str(tmp_path)])}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "standard_tool", "serve", "weatherpkg"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    assert server.stderr is not None
+    try:
+        assert b"as MCP server 'weatherpkg' 3.1.4 over stdio" in server.stderr.readline()
+        assert _initialize(server)["serverInfo"]["version"] == "3.1.4"
+        server.stdin.close()
+        assert server.wait(timeout=60) == 0
+    finally:
+        server.kill()
+        server.wait()
+        for stream in (server.stdout, server.stderr):
+            stream.close()
