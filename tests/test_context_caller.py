@@ -27,7 +27,7 @@ from standard_tool import (
     use_caller,
 )
 from standard_tool.mcp import server
-from tests.context_caller_tools import TOOLS
+from tests.context_caller_tools import SYNC_TOOLS, TOOLS
 
 Logs = list[tuple[str, Any, str | None]]
 
@@ -185,15 +185,28 @@ async def test_over_streamable_http_each_request_reaches_the_client() -> None:
     assert sampled.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
 
 
-async def test_a_2026_connection_without_a_back_channel_gets_a_clear_error() -> None:
+async def test_a_2026_connection_asks_through_input_required_rounds() -> None:
+    """The SDK's default client (2026-07-28: no requests to the client) gets the same answers."""
+    seen, on_log = _log_recorder()
     with anyio.fail_after(60):
         async with Client(
-            server(TOOLS), elicitation_callback=_elicit, sampling_callback=_sample
+            server(TOOLS + SYNC_TOOLS),
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+            logging_callback=on_log,
+            log_level="info",
         ) as client:
+            assert client.session.protocol_version == "2026-07-28"
             asked = await client.call_tool("sign_up", {})
-    assert asked.is_error is True
-    assert "cannot carry the elicitation request" in asked.content[0].text  # type: ignore[union-attr]
-    assert "no channel for server-to-client requests" in asked.content[0].text  # type: ignore[union-attr]
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+            asked_sync = await client.call_tool("sign_up_sync", {})
+            sampled_sync = await client.call_tool("haiku_sync", {"topic": "tea"})
+            await client.call_tool("chatty", {})
+    for result in (asked, asked_sync):
+        assert result.content[0].text == "accept: {'name': 'Ada'}"  # type: ignore[union-attr]
+    for result in (sampled, sampled_sync):
+        assert result.content[0].text == "echo: A haiku about tea"  # type: ignore[union-attr]
+    assert seen == [("info", "found it", "search"), ("error", {"code": 7}, None)]
 
 
 # -- the same tools registered on the SDK's MCPServer, on fastmcp, or as handlers ---------

@@ -49,6 +49,7 @@ __all__ = [
     "LogLevel",
     "ProgressEvent",
     "ResultEvent",
+    "Root",
     "ToolCancelledError",
     "ToolContext",
     "current_context",
@@ -141,6 +142,19 @@ class Elicitation:
     content: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A root the caller exposes to its tools (MCP ``roots/list``): a directory or a place.
+
+    Attributes:
+        uri: where the root is (``file:///home/ada/project``).
+        name: a readable name for it, when the caller gave one.
+    """
+
+    uri: str
+    name: str | None = None
+
+
 class LogHandler(Protocol):
     """Receives ``ToolContext.log``: ``(level, message, logger)``."""
 
@@ -167,18 +181,41 @@ class SampleHandler(Protocol):
     ) -> Awaitable[str]: ...
 
 
+class RootsHandler(Protocol):
+    """Answers ``ToolContext.roots``: the caller's roots."""
+
+    def __call__(self) -> Awaitable[list[Root]]: ...
+
+
 class CallerUnavailableError(StandardToolError):
     """A tool asked its caller for something the caller cannot give.
 
-    Raised by ``ToolContext.elicit`` and ``ToolContext.sample`` when the call does
+    Raised by ``ToolContext.elicit``, ``sample`` and ``roots`` when the call does
     not come from an MCP client that declared the capability, and no handler was
     plugged in with ``use_caller``.
+
+    Attributes:
+        capability: the MCP client capability that was missing (``"elicitation"``,
+            ``"sampling"``, ``"roots"``), when that is the reason; ``None`` otherwise.
     """
+
+    capability: str | None = None
+
+    def __init__(self, message: str, *, capability: str | None = None) -> None:
+        super().__init__(message)
+        self.capability = capability
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle_unavailable, (str(self), self.capability))
+
+
+def _unpickle_unavailable(message: str, capability: str | None) -> CallerUnavailableError:
+    return CallerUnavailableError(message, capability=capability)
 
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who a running tool can talk back to: three optional async handlers.
+    """Who a running tool can talk back to: four optional async handlers.
 
     MCP serving makes one per ``tools/call`` from the client's session; anywhere
     else, plug your own in with ``use_caller`` (an agent loop that can ask its
@@ -190,6 +227,7 @@ class Caller:
         log: sends a log message to the caller.
         elicit: asks the user for input matching a JSON Schema.
         sample: asks the caller's model to complete a prompt.
+        roots: lists the caller's roots (directories, places it exposes).
         name: who the caller is, for error messages (``"MCP client"``...).
         loop: the event loop the handlers run on, where ``log_sync``,
             ``elicit_sync`` and ``sample_sync`` send them from a worker thread
@@ -200,6 +238,7 @@ class Caller:
     log: LogHandler | None = None
     elicit: ElicitHandler | None = None
     sample: SampleHandler | None = None
+    roots: RootsHandler | None = None
     name: str = "caller"
     loop: asyncio.AbstractEventLoop | None = None
 
@@ -215,7 +254,7 @@ class use_caller:  # lower case: a context manager called like a function (conte
 
     Every tool call started in the ``with`` block (in this task, in tasks it
     starts, in worker threads that copy the context) reaches these handlers
-    through ``ToolContext.log``, ``elicit`` and ``sample``.
+    through ``ToolContext.log``, ``elicit``, ``sample`` and ``roots``.
 
     Examples:
         >>> import asyncio
@@ -242,9 +281,12 @@ class use_caller:  # lower case: a context manager called like a function (conte
         log: LogHandler | None = None,
         elicit: ElicitHandler | None = None,
         sample: SampleHandler | None = None,
+        roots: RootsHandler | None = None,
     ) -> None:
         self._caller = (
-            caller if caller is not None else Caller(log=log, elicit=elicit, sample=sample)
+            caller
+            if caller is not None
+            else Caller(log=log, elicit=elicit, sample=sample, roots=roots)
         )
         self._token: contextvars.Token[Caller | None] | None = None
 
@@ -270,6 +312,26 @@ ProgressCallback = Callable[[ProgressEvent], Any]
 
 #: Seconds between two looks at a sync call's cancellation while it waits for its caller.
 _POLL = 0.05
+
+
+#: The name the running question was given (``ToolContext.elicit(..., key=...)``):
+#: read by a caller that answers from earlier rounds (MCP 2026-07-28 serving).
+QUESTION_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "standard_tool_question_key", default=None
+)
+_MAX_KEY = 64
+
+
+@contextlib.contextmanager
+def _question(key: object) -> Generator[None, None, None]:
+    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= _MAX_KEY):
+        shown = repr(key)[:40] if isinstance(key, str) else type(key).__name__
+        raise ValueError(f"key must be a string of 1 to {_MAX_KEY} characters, not {shown}")
+    token = QUESTION_KEY.set(key)
+    try:
+        yield
+    finally:
+        QUESTION_KEY.reset(token)
 
 
 def _check_level(level: str) -> None:
@@ -494,13 +556,18 @@ class ToolContext:
         with contextlib.suppress(Exception):
             await handler(level, message, logger)
 
-    async def elicit(self, message: str, schema: Mapping[str, Any]) -> Elicitation:
+    async def elicit(
+        self, message: str, schema: Mapping[str, Any], *, key: str | None = None
+    ) -> Elicitation:
         """Ask the user for input: an MCP client shows a form for ``schema``.
 
         Args:
             message: what to ask.
             schema: a JSON Schema object of the answer (MCP takes a flat object of
                 strings, numbers, booleans and enums).
+            key: a name for the question in a multi-round call (MCP 2026-07-28's
+                ``inputRequests`` key): its answer is found by this name when the
+                handler runs again. Default: its place among the call's questions.
 
         Returns:
             The user's ``Elicitation``: accepted with ``content``, declined or cancelled.
@@ -508,10 +575,11 @@ class ToolContext:
         Raises:
             CallerUnavailableError: the caller cannot ask its user.
         """
-        handler = None if self._caller is None else self._caller.elicit
-        if handler is None:
-            raise self._unavailable("elicit input from the user", "elicit")
-        return await handler(message, dict(schema))
+        with _question(key):
+            handler = None if self._caller is None else self._caller.elicit
+            if handler is None:
+                raise self._unavailable("elicit input from the user", "elicit")
+            return await handler(message, dict(schema))
 
     async def sample(
         self,
@@ -520,6 +588,7 @@ class ToolContext:
         system: str | None = None,
         max_tokens: int = 1000,
         temperature: float | None = None,
+        key: str | None = None,
     ) -> str:
         """Ask the caller's model to complete ``prompt`` (MCP ``sampling/createMessage``).
 
@@ -528,6 +597,7 @@ class ToolContext:
             system: a system prompt.
             max_tokens: the most tokens the answer may take.
             temperature: the sampling temperature, when it matters.
+            key: a name for the question in a multi-round call (see ``elicit``).
 
         Returns:
             The model's text.
@@ -535,10 +605,31 @@ class ToolContext:
         Raises:
             CallerUnavailableError: the caller has no model to offer.
         """
-        handler = None if self._caller is None else self._caller.sample
-        if handler is None:
-            raise self._unavailable("sample the caller's model", "sample")
-        return await handler(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+        with _question(key):
+            handler = None if self._caller is None else self._caller.sample
+            if handler is None:
+                raise self._unavailable("sample the caller's model", "sample")
+            return await handler(
+                prompt, system=system, max_tokens=max_tokens, temperature=temperature
+            )
+
+    async def roots(self, *, key: str | None = None) -> list[Root]:
+        """List the caller's roots (MCP ``roots/list``): the directories or places it exposes.
+
+        Args:
+            key: a name for the question in a multi-round call (see ``elicit``).
+
+        Returns:
+            The roots, in the caller's order (possibly none).
+
+        Raises:
+            CallerUnavailableError: the caller has no roots to offer.
+        """
+        with _question(key):
+            handler = None if self._caller is None else self._caller.roots
+            if handler is None:
+                raise self._unavailable("list the caller's roots", "roots")
+            return await handler()
 
     # -- the same from a sync tool ---------------------------------------------------
 
@@ -592,7 +683,9 @@ class ToolContext:
             return
         self._wait("log", lambda: self.log(level, message, logger=logger))
 
-    def elicit_sync(self, message: str, schema: Mapping[str, Any]) -> Elicitation:
+    def elicit_sync(
+        self, message: str, schema: Mapping[str, Any], *, key: str | None = None
+    ) -> Elicitation:
         """``elicit`` for a sync tool: asks the user and waits for the answer.
 
         Raises:
@@ -600,7 +693,17 @@ class ToolContext:
             ToolCancelledError: the call was cancelled while waiting.
             RuntimeError: called on a thread that runs an event loop (use ``await ctx.elicit``).
         """
-        return self._wait("elicit", lambda: self.elicit(message, schema))
+        return self._wait("elicit", lambda: self.elicit(message, schema, key=key))
+
+    def roots_sync(self, *, key: str | None = None) -> list[Root]:
+        """``roots`` for a sync tool: asks the caller and waits for its roots.
+
+        Raises:
+            CallerUnavailableError: the caller has no roots to offer.
+            ToolCancelledError: the call was cancelled while waiting.
+            RuntimeError: called on a thread that runs an event loop (use ``await ctx.roots()``).
+        """
+        return self._wait("roots", lambda: self.roots(key=key))
 
     def sample_sync(
         self,
@@ -609,6 +712,7 @@ class ToolContext:
         system: str | None = None,
         max_tokens: int = 1000,
         temperature: float | None = None,
+        key: str | None = None,
     ) -> str:
         """``sample`` for a sync tool: asks the caller's model and waits for its text.
 
@@ -620,7 +724,7 @@ class ToolContext:
         return self._wait(
             "sample",
             lambda: self.sample(
-                prompt, system=system, max_tokens=max_tokens, temperature=temperature
+                prompt, system=system, max_tokens=max_tokens, temperature=temperature, key=key
             ),
         )
 

@@ -17,7 +17,7 @@ from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.content import ToolOutput, structured_output
-from standard_tool.mcp._relay import bind
+from standard_tool.mcp._relay import InputRequestRefused, answer_input_requests, bind
 from standard_tool.providers._mcp import content_from_mcp
 
 if TYPE_CHECKING:
@@ -39,6 +39,11 @@ _MAX_TEXT = 2000
 _MAX_PAGES = 100
 _MAX_NAME = 100
 _MAX_PROBLEM = 300
+#: The most ``input_required`` rounds one call answers before it gives up (the SDK's own
+#: client stops at 10 too).
+MAX_ROUNDS = 10
+#: Seconds before retrying a round that asked nothing (state only), doubling to the cap.
+_STATE_ONLY_WAIT = (0.05, 0.25)
 #: The message of the SDK's own "connection closed" error (code -32000).
 _SDK_CLOSED = "Connection closed"
 
@@ -176,9 +181,21 @@ async def _call(
         call = relay.start(ToolContext(name, timeout=timeout) if context is None else context)
     try:
         with anyio.fail_after(timeout):
-            result = await session.call_tool(
-                remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
-            )
+            result: types.CallToolResult | None = None
+            with anyio.CancelScope() as waiting:
+                if call is not None:
+                    call.waiting = waiting
+                if not _asks_in_rounds(session):  # an SDK before protocol 2026-07-28
+                    result = await session.call_tool(
+                        remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
+                    )
+                else:
+                    result = await _rounds(session, remote, arguments, timeout, forward, name)
+            if call is not None and call.stopped is not None:
+                # The server asked during the call, and the caller will answer in a round of
+                # its own (it serves protocol 2026-07-28): the call stops here, to be run again.
+                raise call.stopped
+            assert result is not None  # only a stopped call's scope is cancelled
             if call is not None:
                 await call.settle()
             return result
@@ -206,6 +223,69 @@ async def _call(
     finally:
         if call is not None:
             call.end()
+
+
+def _asks_in_rounds(session: ClientSession) -> bool:
+    """Whether the session's SDK can show ``input_required`` rounds (mcp 2.3 and later)."""
+    import inspect
+
+    found = _ROUNDS_BY_CLASS.get(type(session))
+    if found is None:
+        parameters = inspect.signature(type(session).call_tool).parameters
+        found = _ROUNDS_BY_CLASS[type(session)] = "allow_input_required" in parameters
+    return found
+
+
+_ROUNDS_BY_CLASS: dict[type, bool] = {}
+
+
+async def _rounds(
+    session: ClientSession,
+    remote: str,
+    arguments: dict[str, Any],
+    timeout: float,
+    forward: _Forward | None,
+    name: str,
+) -> types.CallToolResult:
+    """Call until the server answers with a result, answering its ``input_required`` rounds.
+
+    Each round's questions go to the call's ``ToolContext`` (``answer_input_requests``);
+    its ``requestState`` is sent back as it came, with a new request id each time.
+    """
+    import anyio
+    from mcp import types
+
+    where = f"MCP tool {truncate_text(remote, _MAX_NAME)!r}"
+    context = current_context() or ToolContext(name, timeout=timeout)
+    responses: dict[str, Any] | None = None
+    state: str | None = None
+    quiet = 0
+    for _ in range(MAX_ROUNDS + 1):
+        result = await session.call_tool(
+            remote,
+            arguments,
+            read_timeout_seconds=timeout,
+            progress_callback=forward,
+            input_responses=responses,
+            request_state=state,
+            allow_input_required=True,
+        )
+        if not isinstance(result, types.InputRequiredResult):
+            return result
+        requests = result.input_requests or {}
+        state = result.request_state
+        if not requests:  # state only: the server asks for nothing but a retry
+            await anyio.sleep(min(_STATE_ONLY_WAIT[0] * 2**quiet, _STATE_ONLY_WAIT[1]))
+            quiet += 1
+            responses = None
+            continue
+        try:
+            responses = await answer_input_requests(context, requests)
+        except InputRequestRefused as err:
+            raise MCPToolError(f"{where}: the server asked for input: {err}") from err
+    raise MCPToolError(
+        f"{where}: the server still asked for input after {MAX_ROUNDS} rounds; gave up"
+    )
 
 
 def _handler(

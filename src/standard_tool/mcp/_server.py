@@ -14,13 +14,14 @@ import math
 import re
 import threading
 import warnings
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, Self
 
 from standard_tool._context import (
     CURRENT,
+    CallerUnavailableError,
     ProgressCallback,
     ProgressEvent,
     cancel_pending,
@@ -29,6 +30,15 @@ from standard_tool._context import (
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
+from standard_tool.mcp._rounds import InputRequired, Rounds
+from standard_tool.mcp._state import RequestStateKeys
+from standard_tool.mcp._task_server import (
+    TaskOptions,
+    TaskSupport,
+    check_task_support,
+    install_task_handlers,
+    run_maybe_as_task,
+)
 from standard_tool.providers._mcp import (
     mcp_output_wrapped,
     to_mcp,
@@ -364,6 +374,60 @@ class _Relay:
             task.cancel()
 
 
+#: The client capabilities a tool may require (``server(required_capabilities=...)``).
+CAPABILITIES = ("elicitation", "roots", "sampling")
+
+
+def _checked_needs(
+    kit: Toolkit, required: Mapping[str, Collection[str]] | None
+) -> dict[str, tuple[str, ...]]:
+    needs: dict[str, tuple[str, ...]] = {}
+    problems: list[str] = []
+    for name, capabilities in (required or {}).items():
+        if name not in kit:
+            problems.append(f"no tool {truncate_text(str(name), 60)!r}")
+            continue
+        if isinstance(capabilities, str):
+            capabilities = [capabilities]
+        unknown = [c for c in capabilities if c not in CAPABILITIES]
+        if unknown:
+            shown = ", ".join(repr(truncate_text(str(c), 40)) for c in unknown[:5])
+            problems.append(f"tool {name!r}: unknown capability {shown} (known: {CAPABILITIES})")
+        needs[name] = tuple(dict.fromkeys(capabilities))
+    if problems:
+        raise ValueError("server: required_capabilities: " + "; ".join(problems))
+    return needs
+
+
+def _checked_tasks(
+    kit: Toolkit, tasks: TaskOptions | Mapping[str, TaskSupport] | None
+) -> TaskOptions | None:
+    if tasks is None:
+        return None
+    options = tasks if isinstance(tasks, TaskOptions) else TaskOptions(dict(tasks))
+    unknown = [name for name in options.tools if name not in kit]
+    if unknown:
+        shown = ", ".join(repr(truncate_text(str(n), 60)) for n in unknown[:5])
+        raise ValueError(f"server: tasks: no tool {shown}")
+    return options
+
+
+def missing_capabilities(tool: str, capabilities: Collection[str]) -> Exception:
+    """Return the JSON-RPC error ``-32021``: the client did not declare what ``tool`` needs."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
+
+    names = ", ".join(capabilities)
+    return MCPError(
+        code=MISSING_REQUIRED_CLIENT_CAPABILITY,
+        message=(
+            f"tool {truncate_text(tool, 60)!r} needs the client capabilities: {names}; "
+            "declare them in the request"
+        ),
+        data={"requiredCapabilities": {c: {} for c in capabilities}},
+    )
+
+
 #: What ``server()`` answers itself: these ``Server`` options cannot be given.
 _OWN_HANDLERS = ("on_list_tools", "on_call_tool")
 
@@ -376,6 +440,9 @@ def server(
     meta: Any = None,
     timeout: float | None = None,
     keep_schemas: bool = False,
+    state_keys: RequestStateKeys | None = None,
+    required_capabilities: Mapping[str, Collection[str]] | None = None,
+    tasks: TaskOptions | Mapping[str, TaskSupport] | None = None,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
@@ -401,6 +468,16 @@ def server(
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
         keep_schemas: declare schemas as written (see ``tools_list_entries``).
+        state_keys: the keys that sign a multi-round call's ``requestState``
+            (protocol 2026-07-28; see ``RequestStateKeys``). Default: the keys in
+            ``STANDARD_TOOL_STATE_KEYS``, else keys of this process alone.
+        required_capabilities: client capabilities a tool needs, by tool name
+            (``{"summarize": ["sampling"]}``; ``"elicitation"``, ``"sampling"``,
+            ``"roots"``). A client that did not declare them gets the JSON-RPC
+            error ``-32021`` (missing required client capability) before the tool runs.
+        tasks: the tools that may run as tasks (the MCP extension
+            ``io.modelcontextprotocol/tasks``): a ``TaskOptions``, or its ``tools``
+            mapping (``{"report": "optional"}``) with the default options.
         **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
@@ -408,6 +485,7 @@ def server(
         DuplicateToolNameError: two tools share a name.
         TypeError: ``on_list_tools`` or ``on_call_tool`` is given (this server
             answers those).
+        ValueError: ``required_capabilities`` names an unknown tool or capability.
     """
     from mcp import types
     from mcp.server.lowlevel import Server
@@ -418,8 +496,13 @@ def server(
         raise TypeError(
             f"server() answers tools/list and tools/call itself; do not pass {', '.join(taken)}"
         )
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
     timeout = checked_timeout(timeout, "server")
     kit = toolkit(tools)
+    needs = _checked_needs(kit, required_capabilities)
+    task_options = _checked_tasks(kit, tasks)
+    keys = state_keys or RequestStateKeys.from_env() or RequestStateKeys.ephemeral()
     entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
     # Checked once here; answered as the wire dicts: the SDK validates and copies
     # every result it sends, so the cached answer is never handed out to be changed.
@@ -434,26 +517,75 @@ def server(
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
         return listed
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
-        arguments = {} if params.arguments is None else params.arguments
-        call_id, send = progress_sender(ctx)
-        # The tool's ToolContext reaches the client (given its loop: no copy made).
-        with use_caller(session_caller(ctx, asyncio.get_running_loop())):
-            result = await run_call(
-                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-            )
+    def answer_of(result: ToolResult, asked_in_rounds: bool = True) -> dict[str, Any]:
+        failure = result.exception
+        if (
+            asked_in_rounds
+            and isinstance(failure, CallerUnavailableError)
+            and failure.capability is not None
+        ):
+            raise missing_capabilities(result.name, [failure.capability]) from failure
         answer = call_result(result, wrap.get(result.name))
         answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
         return answer
 
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
+        arguments = {} if params.arguments is None else params.arguments
+        declared = ctx.session.client_capabilities
+        missing = [c for c in needs.get(params.name, ()) if getattr(declared, c, None) is None]
+        if missing:
+            raise missing_capabilities(params.name, missing)
+        may_task = check_task_support(task_options, params.name, ctx)
+        call_id, send = progress_sender(ctx)
+        loop = asyncio.get_running_loop()
+        caller = session_caller(ctx, loop)
+        rounds = None
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # no requests to the client
+            rounds = Rounds.start(keys, "tools/call", params.name, arguments, params, declared)
+            caller = rounds.caller(caller, loop)
+        elif may_task:  # requests to the client until the call becomes a task
+            rounds = Rounds.for_legacy(caller)
+            caller = rounds.caller(caller, loop)
+
+        def start() -> Awaitable[ToolResult]:
+            return run_call(
+                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+            )
+
+        # The tool's ToolContext reaches the client (given its loop: no copy made).
+        with use_caller(caller):
+            try:
+                if not may_task:
+                    result = await start()
+                else:
+                    assert task_options is not None
+                    assert rounds is not None
+                    outcome = await run_maybe_as_task(
+                        task_options, rounds, declared, start, answer_of
+                    )
+                    if isinstance(outcome, dict):  # the call became a task
+                        return outcome
+                    result = outcome
+            except InputRequired:
+                assert rounds is not None  # only a round's caller stops a call
+                return rounds.input_required()
+        return answer_of(result, rounds is not None and rounds.legacy is None)
+
     # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).
     handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
     server_options.setdefault("on_set_logging_level", set_level)
+    # Mcp-Param-* headers (2026-07-28) are checked against the listed schemas, without
+    # running tools/list for every call.
+    schemas = {entry["name"]: entry.get("inputSchema") for entry in listed["tools"]}
+    server_options.setdefault("get_tool_input_schema", schemas.get)
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(name, **handlers, **server_options)
+        made = Server(name, **handlers, **server_options)
+    if task_options is not None:
+        install_task_handlers(made, task_options)
+    return made
 
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")

@@ -5,9 +5,9 @@ the MCP servers of the top layer and ``mcp_tool_handlers`` use it.
 
 ``session_caller(ctx)`` turns the SDK's request context of one ``tools/call`` into
 a ``Caller``: ``ToolContext.log`` sends ``notifications/message`` (at the levels
-the client asked for), ``elicit`` sends ``elicitation/create`` and ``sample``
-``sampling/createMessage``, each tied to the request so it rides the request's
-stream. ``set_level`` answers ``logging/setLevel``.
+the client asked for), ``elicit`` sends ``elicitation/create``, ``sample``
+``sampling/createMessage`` and ``roots`` ``roots/list``, each tied to the request
+so it rides the request's stream. ``set_level`` answers ``logging/setLevel``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,28 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from standard_tool._context import LOG_LEVELS, Caller, CallerUnavailableError, Elicitation, LogLevel
+from standard_tool._context import (
+    LOG_LEVELS,
+    Caller,
+    CallerUnavailableError,
+    Elicitation,
+    LogLevel,
+    Root,
+)
 from standard_tool._shared import truncate_text
 
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["session_caller", "set_level"]
+__all__ = [
+    "elicit_request",
+    "elicitation_of",
+    "roots_of",
+    "sample_request",
+    "session_caller",
+    "set_level",
+    "text_of",
+]
 
 #: The level each connection asked for with ``logging/setLevel``, by the id of its
 #: ``client_params`` (one object per connection; the entry goes with it).
@@ -68,7 +83,12 @@ def session_caller(ctx: Any, loop: asyncio.AbstractEventLoop | None = None) -> C
     """
     client = _SessionClient(ctx)
     return Caller(
-        log=client.log, elicit=client.elicit, sample=client.sample, name="MCP client", loop=loop
+        log=client.log,
+        elicit=client.elicit,
+        sample=client.sample,
+        roots=client.roots,
+        name="MCP client",
+        loop=loop,
     )
 
 
@@ -84,13 +104,15 @@ class _SessionClient:
     def _declared(self, capability: Any, what: str) -> None:
         if not self.session.check_client_capability(capability):
             raise CallerUnavailableError(
-                f"the MCP client did not declare the {what} capability, so it cannot be asked"
+                f"the MCP client did not declare the {what} capability, so it cannot be asked",
+                capability=what,
             )
         if not self.session.can_send_request:
             raise CallerUnavailableError(
                 f"this MCP connection cannot carry the {what} request to the client: it has no "
-                "channel for server-to-client requests (stateless HTTP, or protocol 2026-07-28, "
-                "which asks through input-required results instead)"
+                "channel for server-to-client requests (stateless HTTP before protocol "
+                "2026-07-28); serve it statefully, or use a client of protocol 2026-07-28, "
+                "which is asked through input-required results"
             )
 
     def _related(self) -> Any:
@@ -115,12 +137,10 @@ class _SessionClient:
         self._declared(
             types.ClientCapabilities(elicitation=types.ElicitationCapability()), "elicitation"
         )
-        params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
         result = await self.session.send_request(
-            types.ElicitRequest(params=params), types.ElicitResult, metadata=self._related()
+            elicit_request(message, schema), types.ElicitResult, metadata=self._related()
         )
-        content = None if result.content is None else dict(result.content)
-        return Elicitation(result.action, content)
+        return elicitation_of(result)
 
     async def sample(
         self, prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
@@ -128,26 +148,66 @@ class _SessionClient:
         from mcp import types
 
         self._declared(types.ClientCapabilities(sampling=types.SamplingCapability()), "sampling")
-        message = types.SamplingMessage(
-            role="user", content=types.TextContent(type="text", text=prompt)
-        )
-        params = types.CreateMessageRequestParams(
-            messages=[message],
-            max_tokens=max_tokens,
-            system_prompt=system,
-            temperature=temperature,
-        )
         result = await self.session.send_request(
-            types.CreateMessageRequest(params=params),
+            sample_request(prompt, system=system, max_tokens=max_tokens, temperature=temperature),
             types.CreateMessageResult,
             metadata=self._related(),
         )
-        content: Any = result.content
-        blocks: list[Any] = list(content) if isinstance(content, (list, tuple)) else [content]  # pyright: ignore[reportUnknownArgumentType]
-        texts = [block.text for block in blocks if isinstance(block, types.TextContent)]
-        if not texts:
-            kinds = ", ".join(truncate_text(str(getattr(b, "type", b)), 40) for b in blocks)
-            raise CallerUnavailableError(
-                f"the MCP client's model answered with no text ({truncate_text(kinds, _MAX_TEXT)})"
-            )
-        return "\n".join(texts)
+        return text_of(result)
+
+    async def roots(self) -> list[Root]:
+        from mcp import types
+
+        self._declared(types.ClientCapabilities(roots=types.RootsCapability()), "roots")
+        result = await self.session.send_request(
+            types.ListRootsRequest(), types.ListRootsResult, metadata=self._related()
+        )
+        return roots_of(result)
+
+
+def elicit_request(message: str, schema: dict[str, Any]) -> Any:
+    """Build the SDK's ``ElicitRequest`` (a form) for ``ToolContext.elicit``."""
+    from mcp import types
+
+    params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+    return types.ElicitRequest(params=params)
+
+
+def sample_request(
+    prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
+) -> Any:
+    """Build the SDK's ``CreateMessageRequest`` for ``ToolContext.sample``."""
+    from mcp import types
+
+    text = types.TextContent(type="text", text=prompt)
+    message = types.SamplingMessage(role="user", content=text)
+    params = types.CreateMessageRequestParams(
+        messages=[message], max_tokens=max_tokens, system_prompt=system, temperature=temperature
+    )
+    return types.CreateMessageRequest(params=params)
+
+
+def elicitation_of(result: Any) -> Elicitation:
+    """Turn the SDK's ``ElicitResult`` into an ``Elicitation``."""
+    content = None if result.content is None else dict(result.content)
+    return Elicitation(result.action, content)
+
+
+def roots_of(result: Any) -> list[Root]:
+    """Turn the SDK's ``ListRootsResult`` into ``Root`` values."""
+    return [Root(str(root.uri), root.name) for root in result.roots]
+
+
+def text_of(result: Any) -> str:
+    """Return the text of the SDK's ``CreateMessageResult``; raise when the model gave none."""
+    from mcp import types
+
+    content: Any = result.content
+    blocks: list[Any] = list(content) if isinstance(content, (list, tuple)) else [content]  # pyright: ignore[reportUnknownArgumentType]
+    texts = [block.text for block in blocks if isinstance(block, types.TextContent)]
+    if not texts:
+        kinds = ", ".join(truncate_text(str(getattr(b, "type", b)), 40) for b in blocks)
+        raise CallerUnavailableError(
+            f"the MCP client's model answered with no text ({truncate_text(kinds, _MAX_TEXT)})"
+        )
+    return "\n".join(texts)
