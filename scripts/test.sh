@@ -87,6 +87,7 @@ for python in "${pythons[@]}"; do
     echo "== Python $version ($python)"
     ensure_venv "$python" "$dir" -e ".[all]" --group test
     bash scripts/fetch_test_suite.sh "$dir/bin/python"
+    echo "-- running the core suite on Python $version (a few minutes; a dot per passed test)"
     code=0
     if [ "${COVERAGE_ON:-}" = "$version" ]; then
         # Branch coverage on one interpreter (CI sets COVERAGE_ON); the report's

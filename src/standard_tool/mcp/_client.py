@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -76,26 +76,38 @@ class MCPConnectionError(StandardToolError, ConnectionError):
 
 
 class MCPToolRefusedWarning(StandardToolError, UserWarning):
-    """``import_tools`` left out one tool of a server, which it cannot use; the others are kept.
+    """``import_tools`` left out tools of a server, which it cannot use; the others are kept.
 
-    Issued once per refused tool, through ``warnings``: collect them with
-    ``warnings.catch_warnings(record=True)``, or make them errors with
-    ``warnings.simplefilter("error", MCPToolRefusedWarning)``.
+    Issued once per ``import_tools`` call that leaves any out, however many (a server
+    with a thousand unusable tools makes one bounded warning, not a thousand), through
+    ``warnings``: collect it with ``warnings.catch_warnings(record=True)``, or make it
+    an error with ``warnings.simplefilter("error", MCPToolRefusedWarning)``.
 
     Attributes:
-        tool_name: the server's name for the tool (bounded).
-        reason: why it was refused (bounded): an input or output schema that is not
-            a valid JSON Schema of a supported dialect, nests too deeply, or has a
-            ``$ref`` that points nowhere or outside it; or a name a tool cannot have.
+        refused: ``(tool_name, reason)`` of the first tools left out (at most
+            ``SHOWN``), each bounded. A reason says why: an input or output schema
+            that is not a valid JSON Schema of a supported dialect, nests too deeply,
+            or has a ``$ref`` that points nowhere or outside it; or a name a tool
+            cannot have.
+        count: how many tools were left out in all.
+        tool_name: the first one's name (``refused[0][0]``).
+        reason: why the first one was left out (``refused[0][1]``).
     """
 
-    def __init__(self, tool_name: str, reason: str) -> None:
-        super().__init__(f"MCP tool {tool_name!r} left out: {reason}")
-        self.tool_name = tool_name
-        self.reason = reason
+    #: How many refused tools the warning names; the rest are counted.
+    SHOWN = 5
+
+    def __init__(self, refused: Sequence[tuple[str, str]], count: int | None = None) -> None:
+        self.refused = tuple(refused[: self.SHOWN])
+        self.count = len(refused) if count is None else count
+        self.tool_name, self.reason = self.refused[0]
+        named = "; ".join(f"{name!r} ({reason})" for name, reason in self.refused)
+        more = self.count - len(self.refused)
+        tools = f"{self.count} MCP tool{'s' * (self.count != 1)}"
+        super().__init__(f"{tools} left out: {named}" + (f"; and {more} more" * (more > 0)))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.tool_name, self.reason))
+        return (type(self), (self.refused, self.count))
 
 
 def _bounded(text: str) -> str:
@@ -524,8 +536,9 @@ async def import_tools(
 
     A tool that cannot be used (its schema is not a valid JSON Schema of a supported
     dialect, nests too deeply, or has a ``$ref`` that points nowhere or outside it;
-    its name is not a tool name) is left out with an ``MCPToolRefusedWarning``
-    naming it and the reason; the server's other tools are returned.
+    its name is not a tool name) is left out, and one ``MCPToolRefusedWarning`` names
+    the first few left out with their reasons and counts the rest; the server's other
+    tools are returned.
 
     Returns:
         One ``MCPTool`` per usable tool, in the server's order.
@@ -548,17 +561,24 @@ async def import_tools(
     relayed = None if relay is None else bind(relay, session)
     entries = await _list(session, timeout)
     tools: list[MCPTool] = []
+    refused: list[tuple[str, str]] = []
+    count = 0
     for entry in entries:
         try:
             tools.append(_build(session, entry, prefix, timeout, relayed))
         except Exception as err:  # one bad tool of a server must not cost the others
-            reason = (
-                str(err) if isinstance(err, StandardToolError) else f"{type(err).__name__}: {err}"
-            )
-            warnings.warn(
-                MCPToolRefusedWarning(
-                    truncate_text(entry.name, _MAX_NAME), truncate_text(reason, _MAX_PROBLEM)
-                ),
-                stacklevel=2,
-            )
+            count += 1
+            if len(refused) < MCPToolRefusedWarning.SHOWN:
+                reason = (
+                    str(err)
+                    if isinstance(err, StandardToolError)
+                    else (f"{type(err).__name__}: {err}")
+                )
+                name, reason = (
+                    truncate_text(entry.name, _MAX_NAME),
+                    truncate_text(reason, _MAX_PROBLEM),
+                )
+                refused.append((name, reason))
+    if refused:
+        warnings.warn(MCPToolRefusedWarning(refused, count), stacklevel=2)
     return tools
