@@ -17,7 +17,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-NAMES = ("agent_framework",)
+NAMES = ("agent_framework", "ag2")
 #: The bridge, and the file of inference promises about it (typing_agent_framework.py).
 MODULES = [
     *(INTEGRATIONS / f"{name}.py" for name in NAMES),

@@ -1,13 +1,15 @@
-"""Static inference of the Agent Framework bridge (type-checked, never executed)."""
+"""Static inference of the Agent Framework and AG2 bridges (type-checked, never executed)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ag2.tools.final.function_tool import FunctionTool as AG2FunctionTool
 from agent_framework import FunctionTool
 from typing_extensions import assert_type
 
 from standard_tool import StandardToolV0, Toolkit, standard_tool
+from standard_tool.integrations.ag2 import StandardAG2Tool, from_ag2, to_ag2
 from standard_tool.integrations.agent_framework import (
     StandardAgentFrameworkTool,
     from_agent_framework,
@@ -21,7 +23,10 @@ kit = Toolkit([ping])
 assert_type(to_agent_framework(ping), StandardAgentFrameworkTool)
 assert_type(to_agent_framework(kit), list[StandardAgentFrameworkTool])
 assert_type(to_agent_framework([ping, ping]), list[StandardAgentFrameworkTool])
+assert_type(to_ag2(ping), StandardAG2Tool)
+assert_type(to_ag2(kit), list[StandardAG2Tool])
 
 
-def back(ft: FunctionTool) -> None:
+def back(ft: FunctionTool, at: AG2FunctionTool) -> None:
     assert_type(from_agent_framework(ft), StandardToolV0[Any, Any, Any, Any])
+    assert_type(from_ag2(at), StandardToolV0[Any, Any, Any, Any])
