@@ -1,7 +1,7 @@
-"""The Agent Framework bridge type-checks, and its overloads infer, here where the framework is.
+"""The Agent Framework and AG2 bridges type-check, and their overloads infer, here.
 
-The core suite does not install Agent Framework, so pyproject.toml excludes the
-module from the main pyright and mypy runs; this test runs both on it with the
+The core suite installs neither framework, so pyproject.toml excludes the
+modules from the main pyright and mypy runs; this test runs both on them with the
 project's own settings (strict).
 """
 
@@ -18,10 +18,10 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
 NAMES = ("agent_framework", "ag2")
-#: The bridge, and the file of inference promises about it (typing_agent_framework.py).
+#: The bridges, and the file of inference promises about them (typing_maf_ag2.py).
 MODULES = [
     *(INTEGRATIONS / f"{name}.py" for name in NAMES),
-    Path(__file__).with_name("typing_agent_framework.py"),
+    Path(__file__).with_name("typing_maf_ag2.py"),
 ]
 BIN = Path(sys.executable).parent
 
