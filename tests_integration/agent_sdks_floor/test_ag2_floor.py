@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
-from tests_integration.maf_ag2.test_ag2 import *  # noqa: F403  (the same tests, collected here)
+from tests_integration.agent_sdks.test_ag2 import *  # noqa: F403  (the same tests, collected here)
 
 
 def test_this_environment_has_the_ag2_floor() -> None:

@@ -1,4 +1,4 @@
-"""Static inference of the Agent Framework and AG2 bridges (type-checked, never executed)."""
+"""Static inference of this environment's bridges (type-checked, never executed)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from ag2.tools.final.function_tool import FunctionTool as AG2FunctionTool
 from agent_framework import FunctionTool
+from claude_agent_sdk import McpSdkServerConfig
 from typing_extensions import assert_type
 
 from standard_tool import StandardToolV0, Toolkit, standard_tool
@@ -15,6 +16,7 @@ from standard_tool.integrations.agent_framework import (
     from_agent_framework,
     to_agent_framework,
 )
+from standard_tool.integrations.claude_agent_sdk import allowed_tools, to_claude_agent_sdk
 
 ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
 kit = Toolkit([ping])
@@ -25,6 +27,8 @@ assert_type(to_agent_framework(kit), list[StandardAgentFrameworkTool])
 assert_type(to_agent_framework([ping, ping]), list[StandardAgentFrameworkTool])
 assert_type(to_ag2(ping), StandardAG2Tool)
 assert_type(to_ag2(kit), list[StandardAG2Tool])
+assert_type(to_claude_agent_sdk(kit, name="kit"), McpSdkServerConfig)
+assert_type(allowed_tools([ping]), list[str])
 
 
 def back(ft: FunctionTool, at: AG2FunctionTool) -> None:

@@ -1,4 +1,4 @@
-"""The examples of the Agent Framework and AG2 pages run, here where the frameworks are.
+"""The examples of this environment's framework pages run, here where the frameworks are.
 
 They are fenced as ```py (not ```python) so that tests/test_docs.py, which runs in
 the core suite's environment without these frameworks, leaves them to this test.
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["agent-framework.md", "ag2.md"]
+PAGES = ["agent-framework.md", "ag2.md", "claude-agent-sdk.md"]
 FENCE = re.compile(r"^```py\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 

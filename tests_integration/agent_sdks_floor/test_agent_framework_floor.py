@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
-from tests_integration.maf_ag2.test_agent_framework import *  # noqa: F403  (the same tests, collected here)
+from tests_integration.agent_sdks.test_agent_framework import *  # noqa: F403  (the same tests, collected here)
 
 
 def test_this_environment_has_the_floor_version() -> None:
