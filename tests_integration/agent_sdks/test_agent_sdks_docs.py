@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["agent-framework.md", "ag2.md", "claude-agent-sdk.md"]
+PAGES = ["agent-framework.md", "ag2.md", "claude-agent-sdk.md", "mirascope.md"]
 FENCE = re.compile(r"^```py\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 

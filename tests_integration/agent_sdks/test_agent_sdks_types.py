@@ -1,4 +1,4 @@
-"""The Agent Framework, AG2 and Claude Agent SDK bridges type-check, and infer, here.
+"""This environment's bridges type-check, and their overloads infer, here.
 
 The core suite installs neither framework, so pyproject.toml excludes the
 modules from the main pyright and mypy runs; this test runs both on them with the
@@ -17,7 +17,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATIONS = ROOT / "src" / "standard_tool" / "integrations"
-NAMES = ("agent_framework", "ag2", "claude_agent_sdk")
+NAMES = ("agent_framework", "ag2", "claude_agent_sdk", "mirascope")
 #: The bridges, and the file of inference promises about them (typing_agent_sdks.py).
 MODULES = [
     *(INTEGRATIONS / f"{name}.py" for name in NAMES),

@@ -7,6 +7,7 @@ from typing import Any
 from ag2.tools.final.function_tool import FunctionTool as AG2FunctionTool
 from agent_framework import FunctionTool
 from claude_agent_sdk import McpSdkServerConfig
+from mirascope.llm import Tool as MirascopeTool  # pyright: ignore[reportMissingTypeStubs]
 from typing_extensions import assert_type
 
 from standard_tool import StandardToolV0, Toolkit, standard_tool
@@ -17,6 +18,12 @@ from standard_tool.integrations.agent_framework import (
     to_agent_framework,
 )
 from standard_tool.integrations.claude_agent_sdk import allowed_tools, to_claude_agent_sdk
+from standard_tool.integrations.mirascope import (
+    StandardMirascopeAsyncTool,
+    StandardMirascopeTool,
+    from_mirascope,
+    to_mirascope,
+)
 
 ping = standard_tool(name="ping", description="Ping.", execute=lambda: "pong")
 kit = Toolkit([ping])
@@ -29,8 +36,14 @@ assert_type(to_ag2(ping), StandardAG2Tool)
 assert_type(to_ag2(kit), list[StandardAG2Tool])
 assert_type(to_claude_agent_sdk(kit, name="kit"), McpSdkServerConfig)
 assert_type(allowed_tools([ping]), list[str])
+assert_type(to_mirascope(ping), StandardMirascopeTool | StandardMirascopeAsyncTool)
+assert_type(to_mirascope(kit), list[StandardMirascopeTool | StandardMirascopeAsyncTool])
 
 
 def back(ft: FunctionTool, at: AG2FunctionTool) -> None:
     assert_type(from_agent_framework(ft), StandardToolV0[Any, Any, Any, Any])
     assert_type(from_ag2(at), StandardToolV0[Any, Any, Any, Any])
+
+
+def back_mirascope(mt: MirascopeTool[..., Any]) -> None:
+    assert_type(from_mirascope(mt), StandardToolV0[Any, Any, Any, Any])
