@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
     from starlette.applications import Starlette
 
-__all__ = ["http_app", "serve", "server", "tools_list_entries"]
+__all__ = ["LiveTools", "http_app", "serve", "server", "tools_list_entries"]
 
 Transport = Literal["stdio", "http"]
 
@@ -399,6 +399,134 @@ def _checked_needs(
     return needs
 
 
+class LiveTools:
+    """Tools served while they change: add and remove them; listening clients are told.
+
+    Serve it like a ``Toolkit`` (``server(live)``, ``http_app(live)``, ``serve(live)``).
+    ``add`` and ``remove`` change what ``tools/list`` answers from the next request on
+    (calls already running finish with the tools they started with), and every
+    client of protocol 2026-07-28 listening (``subscriptions/listen``) gets
+    ``notifications/tools/list_changed``.
+
+    Examples:
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def ping() -> str:
+        ...     '''Answer pong.'''
+        ...     return "pong"
+        >>> live = LiveTools([ping])
+        >>> live.remove("ping")
+        >>> live.toolkit.names
+        ()
+
+    Args:
+        tools: the tools to start with (a ``Toolkit`` or any iterable of tools).
+    """
+
+    __slots__ = ("_listeners", "_lock", "toolkit")
+
+    def __init__(self, tools: Tools = ()) -> None:
+        self.toolkit: Toolkit = toolkit(tools)
+        self._listeners: list[Callable[[Toolkit], None]] = []
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"LiveTools({list(self.toolkit.names)!r})"
+
+    def add(self, *tools: Any) -> None:
+        """Serve more tools.
+
+        Raises:
+            DuplicateToolNameError: a tool's name is served already.
+            NotAToolError: an item is not a tool.
+        """
+        with self._lock:
+            self._set(Toolkit.merge(self.toolkit, tools))
+
+    def remove(self, *names: str) -> None:
+        """Stop serving the tools called ``names`` (names not served are ignored)."""
+        with self._lock:
+            gone = set(names)
+            self._set(Toolkit([t for t in self.toolkit if t.name not in gone]))
+
+    def _set(self, kit: Toolkit) -> None:
+        self.toolkit = kit
+        for listener in list(self._listeners):
+            listener(kit)
+
+    def on_change(self, listener: Callable[[Toolkit], None]) -> None:
+        """Call ``listener(toolkit)`` after every change (the servers built on it do)."""
+        self._listeners.append(listener)
+
+
+class _Served:
+    """What a server answers from, remade whole when its ``LiveTools`` change."""
+
+    __slots__ = (
+        "annotations",
+        "keep_schemas",
+        "kit",
+        "listed",
+        "loop",
+        "schemas",
+        "wrap",
+    )
+
+    def __init__(
+        self,
+        kit: Toolkit,
+        annotations: Mapping[str, Mapping[str, Any]] | None,
+        keep_schemas: bool,
+    ) -> None:
+        self.annotations = annotations
+        self.keep_schemas = keep_schemas
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._make(kit)
+
+    def _make(self, kit: Toolkit) -> None:
+        from mcp import types
+
+        entries = tools_list_entries(
+            kit, annotations=self.annotations, keep_schemas=self.keep_schemas
+        )
+        # Checked once here; answered as the wire dicts: the SDK validates and copies
+        # every result it sends, so the cached answer is never handed out to be changed.
+        listed = types.ListToolsResult.model_validate({"tools": entries})
+        self.listed: dict[str, Any] = listed.model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
+        self.schemas = {entry["name"]: entry.get("inputSchema") for entry in self.listed["tools"]}
+        self.wrap = {
+            t.name: None if optional_member(t, "output_schema") is None else mcp_output_wrapped(t)
+            for t in kit
+        }
+        self.kit = kit
+
+    def input_schema(self, name: str) -> Any:
+        return self.schemas.get(name)
+
+    def update(self, kit: Toolkit, bus: Any) -> None:
+        """Answer from ``kit`` now, and tell the listening clients (from any thread)."""
+        from mcp.shared.subscriptions import ToolsListChanged
+
+        self._make(kit)
+        loop = self.loop
+        if loop is None:
+            with contextlib.suppress(RuntimeError):
+                loop = asyncio.get_running_loop()
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(_publish, bus, ToolsListChanged())
+
+
+def _publish(bus: Any, event: Any) -> None:
+    task = asyncio.ensure_future(bus.publish(event))
+    _PUBLISHING.add(task)
+    task.add_done_callback(_PUBLISHING.discard)
+
+
+_PUBLISHING: set[asyncio.Future[Any]] = set()
+
+
 def _takes_input_schemas(server_class: type) -> bool:
     import inspect
 
@@ -505,23 +633,16 @@ def server(
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
     timeout = checked_timeout(timeout, "server")
-    kit = toolkit(tools)
-    needs = _checked_needs(kit, required_capabilities)
-    task_options = _checked_tasks(kit, tasks)
+    live = tools if isinstance(tools, LiveTools) else None
+    first = live.toolkit if live is not None else toolkit(tools)
+    served = _Served(first, annotations, keep_schemas)
+    needs = _checked_needs(served.kit, required_capabilities)
+    task_options = _checked_tasks(served.kit, tasks)
     keys = state_keys or RequestStateKeys.from_env() or RequestStateKeys.ephemeral()
-    entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
-    # Checked once here; answered as the wire dicts: the SDK validates and copies
-    # every result it sends, so the cached answer is never handed out to be changed.
-    listed: dict[str, Any] = types.ListToolsResult.model_validate({"tools": entries}).model_dump(
-        mode="json", by_alias=True, exclude_none=True
-    )
-    wrap = {
-        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
-        for t in kit
-    }
 
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return listed
+        served.loop = asyncio.get_running_loop()
+        return served.listed
 
     def answer_of(result: ToolResult, asked_in_rounds: bool = True) -> dict[str, Any]:
         failure = result.exception
@@ -531,7 +652,7 @@ def server(
             and failure.capability is not None
         ):
             raise missing_capabilities(result.name, [failure.capability]) from failure
-        answer = call_result(result, wrap.get(result.name))
+        answer = call_result(result, served.wrap.get(result.name))
         answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
         return answer
 
@@ -552,6 +673,9 @@ def server(
         elif may_task:  # requests to the client until the call becomes a task
             rounds = Rounds.for_legacy(caller)
             caller = rounds.caller(caller, loop)
+
+        served.loop = loop
+        kit = served.kit  # the tools as they are when the call starts
 
         def start() -> Awaitable[ToolResult]:
             return run_call(
@@ -583,8 +707,13 @@ def server(
     # Mcp-Param-* headers (2026-07-28) are checked against the listed schemas, without
     # running tools/list for every call.
     if _takes_input_schemas(Server):  # mcp 2.3 and later
-        schemas = {entry["name"]: entry.get("inputSchema") for entry in listed["tools"]}
-        server_options.setdefault("get_tool_input_schema", schemas.get)
+        server_options.setdefault("get_tool_input_schema", served.input_schema)
+    if live is not None:
+        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+        bus = InMemorySubscriptionBus()
+        server_options.setdefault("on_subscriptions_listen", ListenHandler(bus))
+        live.on_change(lambda kit: served.update(kit, bus))
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.
