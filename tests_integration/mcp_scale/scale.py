@@ -249,6 +249,15 @@ class Balancer:
             if row["pxname"] == "app" and row["svname"] in self.names
         }
 
+    def served(self) -> dict[str, int]:
+        """How many requests HAProxy has sent to each process so far."""
+        rows = csv.DictReader(self.command("show stat").lstrip("# ").splitlines())
+        return {
+            row["svname"]: int(row["stot"] or 0)
+            for row in rows
+            if row["pxname"] == "app" and row["svname"] in self.names
+        }
+
     def wait_until(self, name: str, state: str, timeout: float = START_TIMEOUT) -> None:
         """Wait until HAProxy reports process ``name`` in ``state`` (``UP`` or ``DOWN``)."""
         deadline = time.monotonic() + timeout
