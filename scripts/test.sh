@@ -63,7 +63,7 @@ if [ "$all" = 1 ]; then
     # The heaviest environments (the framework ones, install, the MCP suite) are
     # spread over the two lanes.
     lanes=(
-        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor"
+        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor mcp_scale"
         "adk_crewai_llama_dspy mcp_conformance mcp_npm langchain_standard strands_floor pydantic_ai_floor langchain_chat_openai"
     )
     listed=" ${lanes[*]} "
