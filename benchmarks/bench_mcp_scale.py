@@ -25,6 +25,11 @@ client. Per case the table shows calls per second, p50/p99 latency in ms, and th
 CPU time per call of the servers, of HAProxy and of this client (from ``/proc``), so
 the ratio of two processes to one can be read against what was left for them: on a
 2-core machine the client's and the proxy's share comes out of the same two cores.
+The last line says the most two processes can do against one process that has a
+core to itself, from the CPU per call measured behind HAProxy: with S, C and H the
+servers', client's and HAProxy's CPU per call, two cores serve at most
+2 / (S + C + H) calls a second, one process 1 / S, so the ratio is at most
+2S / (S + C + H).
 Figures are medians over ``BENCH_ROUNDS`` rounds (3 by default), cases in a rotating
 order; ratios are the medians of the per-round ratios. The load average is printed
 before and after: on a shared machine, compare runs made under a similar load.
@@ -292,6 +297,18 @@ def main() -> None:
             f"one behind HAProxy / one direct {ratio('ours x1 lb', 'ours x1', key):5.2f}x; "
             f"ours / the SDK's, one process {ratio('ours x1', 'sdk x1', key):5.2f}x"
         )
+
+    def cpu(case: str, what: str) -> float:
+        return statistics.median(r[case][f"quick {what} CPU us/call"] for r in results)
+
+    server, client, proxy = (cpu("ours x2 lb", w) for w in ("server", "client", "HAProxy"))
+    cores = min(2, os.cpu_count() or 1)
+    print(
+        f"the most two processes can do on {cores} cores, quick tool: "
+        f"{cores * server / (server + client + proxy):.2f}x one process that has a core "
+        f"to itself (the cores shared by the servers at {server:.0f} us a call, this "
+        f"client at {client:.0f} us and HAProxy at {proxy:.0f} us)"
+    )
 
 
 if __name__ == "__main__":
