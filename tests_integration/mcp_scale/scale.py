@@ -19,6 +19,11 @@ Example::
         httpx.post(served.url, ...)
         served.backends[0].stop()                # SIGTERM, like a rolling restart
         served.balancer.wait_until("p0", "DOWN")
+
+    # processes sharing a Redis server; SIGKILL plays a crash
+    with redis_server() as redis, deployment("app:make", 3, env={"REDIS_URL": redis.url}) as d:
+        d.backends[1].stop(signal.SIGKILL)
+        redis.stop()                             # the store goes away
 """
 
 from __future__ import annotations
