@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import statistics
 import sys
 from collections.abc import Iterator
@@ -261,6 +262,8 @@ def main() -> None:
         "--client", choices=("raw", "httpx"), default="raw", help="the load client (default raw)"
     )
     options = parser.parse_args()
+    # SIGTERM ends the run through the harness's with blocks, which stop the servers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     rounds = 1 if options.quick else int(os.environ.get("BENCH_ROUNDS", "3"))
     if options.quick:
         calls, seconds = {"quick": 4 * WIDTH, "wait": 2 * WIDTH, "ask": 2 * WIDTH}, 5.0

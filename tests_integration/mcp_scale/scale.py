@@ -76,6 +76,19 @@ def _stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> int:
     return process.returncode
 
 
+def _die_with_parent() -> None:
+    """In the child, before it runs: ask Linux for SIGTERM when the harness's process dies.
+
+    So a harness killed without running its ``with`` blocks' exits (SIGKILL, or SIGTERM
+    to a script that does not handle it) leaves no server behind.
+    """
+    if sys.platform == "linux":
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 def _tail(path: Path, limit: int = 2000) -> str:
     try:
         return path.read_text(errors="replace")[-limit:]
@@ -161,7 +174,12 @@ def app_processes(
             args += ["--port", str(port), "--log-level", "warning", *uvicorn_args]
             with log.open("wb") as out:
                 process = subprocess.Popen(
-                    args, env=environment, cwd=cwd, stdout=out, stderr=subprocess.STDOUT
+                    args,
+                    env=environment,
+                    cwd=cwd,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=_die_with_parent,
                 )
             backend = Backend(f"p{index}", port, process, log)
             stack.callback(backend.stop)
@@ -299,7 +317,10 @@ def haproxy(
         log = Path(folder) / "haproxy.log"
         with log.open("wb") as out:
             process = subprocess.Popen(
-                [binary, "-db", "-f", str(config)], stdout=out, stderr=subprocess.STDOUT
+                [binary, "-db", "-f", str(config)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
             )
         balancer = Balancer(port, config, stats, process, log, path, [name for name, _ in pairs])
         try:
@@ -387,7 +408,12 @@ def redis_server() -> Iterator[Redis]:
         log = Path(folder) / "redis.log"
         args = [binary, "--port", str(port), "--bind", HOST, "--save", "", "--appendonly", "no"]
         args += ["--dir", folder, "--logfile", str(log)]
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
         server = Redis(port, process)
         try:
             deadline = time.monotonic() + START_TIMEOUT
