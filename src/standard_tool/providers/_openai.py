@@ -64,6 +64,7 @@ from standard_tool.providers._runner import (
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    bounded_output,
     json_text,
     jsonable,
     rich_text,
@@ -659,6 +660,7 @@ def openai_responses_content(
         >>> openai_responses_content(ToolOutput([Image(b"abc", "image/png")]))
         [{'type': 'input_image', 'image_url': 'data:image/png;base64,YWJj'}]
     """
+    output = bounded_output(output, max_chars)
     items: list[dict[str, Any]] = []
     for block in output.content:
         if isinstance(block, Text):
