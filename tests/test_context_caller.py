@@ -465,3 +465,30 @@ async def test_an_argument_of_the_wrong_type_is_refused_where_it_is_given(
         context = ToolContext("t")
     with pytest.raises(TypeError, match=message):
         await use(context)
+
+
+async def test_a_legacy_client_over_stateless_http_is_told_the_channel_is_missing() -> None:
+    """It declared elicitation and sampling: the error names the connection, not the client."""
+    import sys
+
+    from tests.test_mcp_serve import _free_port, _process
+
+    port = _free_port()
+    script = (
+        "import context_caller_tools\nfrom standard_tool.mcp import serve\n"
+        f"serve(context_caller_tools.TOOLS, transport='http', port={port}, stateless=True)"
+    )
+    with _process([sys.executable, "-c", script], port), anyio.fail_after(60):
+        async with Client(
+            f"http://127.0.0.1:{port}/mcp",
+            mode="legacy",
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    for result, what in ((asked, "elicitation"), (sampled, "sampling")):
+        assert result.is_error is True
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert f"cannot carry the {what} request to the client" in text
+        assert "did not declare" not in text

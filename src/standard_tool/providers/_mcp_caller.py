@@ -103,17 +103,18 @@ class _SessionClient:
         self.session = ctx.session
 
     def _declared(self, capability: Any, what: str) -> None:
-        if not self.session.check_client_capability(capability):
-            raise CallerUnavailableError(
-                f"the MCP client did not declare the {what} capability, so it cannot be asked",
-                capability=what,
-            )
+        # First the channel: a stateless connection knows no capabilities the client declared.
         if not self.session.can_send_request:
             raise CallerUnavailableError(
                 f"this MCP connection cannot carry the {what} request to the client: it has no "
                 "channel for server-to-client requests (stateless HTTP before protocol "
                 "2026-07-28); serve it statefully, or use a client of protocol 2026-07-28, "
                 "which is asked through input-required results"
+            )
+        if not self.session.check_client_capability(capability):
+            raise CallerUnavailableError(
+                f"the MCP client did not declare the {what} capability, so it cannot be asked",
+                capability=what,
             )
 
     def _related(self) -> Any:
