@@ -114,3 +114,37 @@ def test_a_log_of_data_that_is_not_json_arrives_as_a_bounded_text(
         assert sent.data == "b'\\xff\\x00raw'"
     elif kind == "object":
         assert sent.data.startswith("<object object at")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_the_server_answers_quick_calls_while_100_hung_calls_sit_in_it(
+    transport: str,
+) -> None:
+    """Issue 35: hung sync calls (ignoring their deadline) never turn later calls into timeouts."""
+    script = str(TESTS / "mcp_hostile_targets.py")
+    hung: list[Any] = []
+
+    async def run(client: Any) -> None:
+        async def one() -> None:
+            hung.append(await client.call_tool("hang", {}))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(100):
+                group.start_soon(one)
+            for n in range(20):
+                added = await client.call_tool("add", {"a": n, "b": 1})
+                assert (added.is_error, added.structured_content) == (False, {"result": n + 1})
+
+    with anyio.fail_after(120):
+        if transport == "http":
+            port = _free_port()
+            with _process([sys.executable, script, "http", str(port), "0.5"], port):
+                async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as client:
+                    await run(client)
+        else:
+            params = StdioServerParameters(command=sys.executable, args=[script, "0.5"], env=ENV)
+            async with Client(params, mode="legacy") as client:
+                await run(client)
+    assert len(hung) == 100
+    assert all(r.is_error for r in hung)
+    assert all("timed out after 0.5 s" in r.content[0].text for r in hung)
