@@ -338,7 +338,7 @@ async def test_a_hostile_listing_keeps_the_good_tools_and_names_each_refused_one
     refused = {w.message.tool_name: w.message.reason for w in caught}  # type: ignore[union-attr]
     assert list(refused) == ["a", "c", "deep", "old", "dangling", "remote", "bad_output"]
     assert "minProperties" in refused["a"]
-    assert "nests more than 128 levels deep" in refused["deep"]
+    assert "nests more than 96 levels deep" in refused["deep"]
     assert "unsupported $schema" in refused["old"]
     assert "points nowhere" in refused["dangling"]
     assert "points outside the schema" in refused["remote"]
