@@ -19,6 +19,7 @@ from standard_tool.providers._convert_common import (
     PREFIX,
     ProviderSchemaError,
     ToolCache,
+    checked_json_schema,
     is_object,
     object_root,
     value_text,
@@ -70,8 +71,9 @@ def parameters(tool: AnyTool) -> dict[str, Any]:
 
 
 def _parameters(tool: AnyTool) -> dict[str, Any]:
+    schema = checked_json_schema(input_json_schema(tool), tool.name)
     try:
-        return plain_parameters(input_json_schema(tool))
+        return plain_parameters(schema)
     except ProviderSchemaError as err:
         raise ProviderSchemaError(f"{err} [tool {tool.name!r}]") from err
 

@@ -35,7 +35,12 @@ from standard_tool.content import (
 from standard_tool.dialects import SchemaConversionError
 from standard_tool.dialects import inline_refs as inline_local_refs
 from standard_tool.providers._check import Problems, SchemaProblem
-from standard_tool.providers._convert_common import ToolCache, is_object, object_root
+from standard_tool.providers._convert_common import (
+    ToolCache,
+    checked_json_schema,
+    is_object,
+    object_root,
+)
 from standard_tool.providers._declare import (
     AnyTool,
     ManyTools,
@@ -175,6 +180,7 @@ def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
     schema = output_json_schema(tool)
     if schema is None:
         return None, False
+    checked_json_schema(schema, tool.name, "output")
     root = object_root(schema)
     if root is not None and root.get("type") == "object":
         root.pop("$schema", None)
