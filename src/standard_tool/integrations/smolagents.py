@@ -37,6 +37,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     standard_tool,
 )
+from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.dialects import SchemaConversionError, inline_refs
 from standard_tool.providers._convert_common import (
@@ -190,11 +191,12 @@ class StandardSmolagentsTool(Tool):
             kwargs = {next(iter(self.inputs)): value, **kwargs}
         name = self._standard.name
         own = self._kit.timeout_of(name)
-        result = self._kit.execute(
-            name,
-            _drop_nulls(kwargs, self.inputs, self._required),
-            timeout=RUNNER_TIMEOUT if own is None else own,
-        )
+        arguments = _drop_nulls(kwargs, self.inputs, self._required)
+        timeout = RUNNER_TIMEOUT if own is None else own
+        if self._kit.is_async(name):  # a loop of its own, in a thread when one runs here
+            result = run_blocking(self._kit.aexecute(name, arguments, timeout=timeout))
+        else:
+            result = self._kit.execute(name, arguments, timeout=timeout)
         if result.success:
             return content(result, "smolagents")
         raise SmolagentsToolError(content(result)) from result.exception
