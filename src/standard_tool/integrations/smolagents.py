@@ -46,7 +46,7 @@ from standard_tool.providers._convert_common import (
     is_array,
     is_object,
 )
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -236,8 +236,8 @@ def to_smolagents(
             input is not a JSON object, or it is recursive.
     """
     if is_one_tool(tool):
-        return StandardSmolagentsTool(cast("AnyTool", tool))
-    return [StandardSmolagentsTool(t) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardSmolagentsTool(bridge_one(tool, "smolagents"))
+    return [StandardSmolagentsTool(t) for t in bridge_many(tool, "smolagents")]
 
 
 def _schema_of(native: Tool) -> dict[str, Any]:
