@@ -116,11 +116,11 @@ def _not_json(value: Any, path: tuple[str | int, ...], depth: int) -> str | None
             if found is not None:
                 return found
         return None
-    return f"{path_text(path)} is a {type(value).__name__}, not JSON data"
+    return None  # another object (an enum member...): the provider's client renders it
 
 
 def checked_json_schema(schema: _T, tool_name: str, which: str = "input") -> _T:
-    """Return ``schema`` when it is JSON data; raise ``ProviderSchemaError`` when it is not.
+    """Return ``schema``, or raise ``ProviderSchemaError`` for what JSON cannot carry.
 
     A provider payload must be JSON: a ``NaN`` or an infinity (in ``default``,
     ``enum``, ``maximum``...) is not, and a key that is not a string would be sent
