@@ -219,3 +219,22 @@ def test_an_async_tool_called_where_an_event_loop_runs_runs_in_a_loop_of_its_own
 
     assert '"sky": "clear"' in asyncio.run(inside_a_running_loop())
     assert '"sky": "clear"' in smol(city="Oslo", days=1)  # and where none runs
+
+
+def test_a_smolagents_tool_whose_inputs_are_no_schema_is_refused_naming_it() -> None:
+    """Issue 35: the refusal named only the schema, not which tool had it."""
+    from smolagents import Tool
+
+    from standard_tool.schemas import InvalidSchemaError
+
+    class Odd(Tool):  # type: ignore[misc]
+        name = "odd_one"
+        description = "Echo."
+        inputs = {"x": {"type": "string", "description": "x", "pattern": "("}}  # noqa: RUF012
+        output_type = "string"
+
+        def forward(self, x: str) -> str:
+            return x
+
+    with pytest.raises(InvalidSchemaError, match=r"^from_smolagents: tool 'odd_one': "):
+        from_smolagents(Odd())

@@ -48,6 +48,7 @@ from standard_tool.providers._convert_common import (
 )
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
+from standard_tool.schemas import InvalidSchemaError
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = ["SmolagentsToolError", "StandardSmolagentsTool", "from_smolagents", "to_smolagents"]
@@ -293,10 +294,12 @@ def from_smolagents(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
     async def run(input: Any) -> Any:
         return await asyncio.to_thread(lambda: call(**(input or {})))
 
+    name = str(call.name)
+    try:
+        schema = from_json_schema(_schema_of(native))
+    except InvalidSchemaError as err:
+        raise InvalidSchemaError(f"from_smolagents: tool {name[:80]!r}: {err}") from err
     built: Any = standard_tool(
-        name=str(call.name),
-        description=str(call.description),
-        input_schema=from_json_schema(_schema_of(native)),
-        execute=run,
+        name=name, description=str(call.description), input_schema=schema, execute=run
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)
