@@ -148,6 +148,8 @@ def anthropic_turn() -> dict[str, object]:
 
 
 async def main() -> None:
+    print("standard-tool demo: the model is a script, offline, with no API key; what it")
+    print("gets back for each call is what a real model would receive.")
     show_declarations()
 
     print("== OpenAI Chat Completions: the model asks for four calls")

@@ -12,6 +12,7 @@ if [ -f "$stamp" ]; then
     exit 0
 fi
 python=${1:-python3}
+echo "-- fetching the JSON-Schema-Test-Suite (jsonschema $version's source) into $dest"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$python" -m pip download --quiet --no-deps --no-binary :all: "jsonschema==$version" -d "$tmp"

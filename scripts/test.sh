@@ -63,8 +63,8 @@ if [ "$all" = 1 ]; then
     # The heaviest environments (the framework ones, install, the MCP suite) are
     # spread over the two lanes.
     lanes=(
-        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor"
-        "adk_crewai_llama_dspy mcp_conformance mcp_npm langchain_standard strands_floor pydantic_ai_floor langchain_chat_openai"
+        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor agent_sdks agent_sdks_floor frameworks_floor"
+        "adk_crewai_llama_dspy mcp_conformance mcp_npm langchain_standard strands_floor pydantic_ai_floor langchain_chat_openai google_genai_floor"
     )
     listed=" ${lanes[*]} "
     for dir in tests_integration/*/; do  # an environment no lane names joins the last
@@ -87,6 +87,7 @@ for python in "${pythons[@]}"; do
     echo "== Python $version ($python)"
     ensure_venv "$python" "$dir" -e ".[all]" --group test
     bash scripts/fetch_test_suite.sh "$dir/bin/python"
+    echo "-- running the core suite on Python $version (a few minutes; a dot per passed test)"
     code=0
     if [ "${COVERAGE_ON:-}" = "$version" ]; then
         # Branch coverage on one interpreter (CI sets COVERAGE_ON); the report's

@@ -109,7 +109,10 @@ def test_inspect_a_file_path(tmp_path: Path) -> None:
         ("no_such_module_xyz", "no module named 'no_such_module_xyz'"),
         ("cli_targets:nope", "cli_targets has no attribute 'nope'"),
         ("cli_targets:not_a_tool", "is not a tool, a Toolkit or a list of tools"),
-        ("cli_broken", "importing cli_broken failed: RuntimeError: broken on purpose"),
+        (
+            "cli_broken",
+            "importing cli_broken failed at tests/cli_broken.py:3: RuntimeError: broken on purpose",
+        ),
         ("missing/file.py", "no such file: missing/file.py"),
         ("json", "json defines no tools at top level"),
     ],
@@ -468,8 +471,10 @@ def test_an_attribute_that_raises_is_one_line() -> None:
 
 def test_an_import_with_a_huge_error_is_one_bounded_line() -> None:
     line = one_line(run("inspect", "cli_broken_big"), 2)
-    assert line.startswith("standard-tool: importing cli_broken_big failed: RuntimeError: line")
-    assert line.endswith("...")
+    assert line.startswith(
+        "standard-tool: importing cli_broken_big failed at tests/cli_broken_big.py:"
+    )
+    assert line.endswith("... (--traceback shows it whole)")
 
 
 @pytest.mark.parametrize(
@@ -640,18 +645,20 @@ def test_check_passes_clean_tools_on_a_plain_install_without_hypothesis() -> Non
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout) == {"ok": True, "problems": []}
     assert result.stderr == (
-        "standard-tool: note: schema agreement not checked (hypothesis not installed)\n"
+        "standard-tool: note: schema agreement not checked (hypothesis not installed: "
+        "the `testing` extra installs them)\n"
     )
     plain = run_without(NOT_IN_A_PLAIN_INSTALL, "check", "cli_targets:toolkit")
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert json.loads(plain.stdout) == {"ok": True, "problems": []}
-    assert "(hypothesis and jsonschema not installed)" in plain.stderr
+    assert "(hypothesis and jsonschema not installed: the `testing` extra" in plain.stderr
 
 
 def test_check_asked_for_examples_without_hypothesis_exits_2() -> None:
     line = one_line(run_without({"hypothesis"}, "check", "cli_targets:add", "--examples", "5"), 2)
     assert line == (
-        "standard-tool: --examples 5 needs hypothesis: install them, or pass --examples 0"
+        "standard-tool: --examples 5 needs hypothesis: install the `testing` extra, "
+        "or pass --examples 0"
     )
 
 
@@ -693,3 +700,80 @@ def test_init_readme_installs_standard_tool_from_a_path_not_the_package_index(
     assert installs[1] == 'pip install -e ".[test]"'
     pyproject = (tmp_path / "demo" / "pyproject.toml").read_text(encoding="utf-8")
     assert 'test = ["pytest>=8"]' in pyproject
+
+
+# a newcomer's answers: the version, help on every option, where an import failed
+# --------------------------------------------------------------------------------------
+
+
+def test_version_prints_the_package_version() -> None:
+    import standard_tool
+
+    result = run("--version")
+    assert (result.returncode, result.stdout) == (0, f"standard-tool {standard_tool.__version__}\n")
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    import argparse
+
+    from standard_tool._cli import build_parser
+
+    parser = build_parser()
+    parsers = {"standard-tool": parser}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parsers.update(action.choices)
+    missing = [
+        f"{name} {action.dest}"
+        for name, sub in parsers.items()
+        for action in sub._actions
+        if not action.help
+        and not isinstance(action, argparse._SubParsersAction)
+        and name != "call"  # call's options come from the tool's schema (its own --help)
+    ]
+    assert missing == []
+    assert {"inspect", "check", "diff", "export", "call", "serve", "dev", "config", "init"} <= set(
+        parsers
+    )
+
+
+def test_an_import_failure_names_the_file_and_line_and_offers_traceback(tmp_path: Path) -> None:
+    (tmp_path / "helper.py").write_text(
+        "def connect():\n    raise RuntimeError('db not reachable')\n"
+    )
+    (tmp_path / "tools.py").write_text("import helper\n\nhelper.connect()\n")
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])}
+    line = one_line(run("inspect", "tools.py", env=env, cwd=tmp_path), 2)
+    assert line == (
+        "standard-tool: importing tools.py failed at helper.py:2: "
+        "RuntimeError: db not reachable (--traceback shows it whole)"
+    )
+
+    traced = run("inspect", "tools.py", "--traceback", env=env, cwd=tmp_path)
+    assert traced.returncode == 2
+    lines = traced.stderr.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert 'tools.py", line 3, in <module>' in lines[1]  # from the target's own frame
+    assert any('helper.py", line 2, in connect' in each for each in lines)
+    assert lines[-2] == "RuntimeError: db not reachable"
+    assert lines[-1] == "standard-tool: importing tools.py failed at helper.py:2: " + (
+        "RuntimeError: db not reachable"
+    )
+    assert run("--traceback", "inspect", "tools.py", env=env, cwd=tmp_path).stderr == (
+        traced.stderr
+    )
+
+
+def test_a_syntax_error_names_its_own_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "tools.py").write_text("x = 1\ndef broken(:\n")
+    line = one_line(run("inspect", str(tmp_path / "tools.py"), cwd=tmp_path), 2)
+    assert line.startswith("standard-tool: importing ")
+    assert " failed at tools.py:2: SyntaxError: " in line
+
+
+def test_dev_without_node_says_what_to_install(tmp_path: Path) -> None:
+    """No npx on PATH: one line naming Node.js and the serve command, exit 2."""
+    env = {**ENV, "PATH": str(tmp_path)}  # an empty folder: no npx, no node
+    line = one_line(run("dev", "cli_targets:toolkit", env=env), 2)
+    assert "install Node.js" in line
+    assert "standard-tool serve cli_targets:toolkit" in line

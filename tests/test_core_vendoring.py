@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
+import pytest
 import typing_extensions
 
 import standard_tool._core as core
@@ -219,3 +222,60 @@ def test_the_contract_is_at_most_400_lines_before_the_typing_only_section() -> N
     lines = CORE.read_text(encoding="utf-8").splitlines()
     banner = next(i for i, line in enumerate(lines) if line.startswith("# -- Typing only"))
     assert banner <= 400, f"{banner} lines before the typing-only section"
+
+
+def _vendored_core(tmp_path: Path) -> Any:
+    """A copy of the core loaded in this process under another name, as a project vendors it."""
+    shutil.copy(CORE, tmp_path / "their_core.py")
+    spec = importlib.util.spec_from_file_location("their_core", tmp_path / "their_core.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["their_core"] = module  # dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["their_core"]
+    return module
+
+
+def test_a_vendored_cores_validation_error_reads_as_the_packages(tmp_path: Path) -> None:
+    """Toolkit, format_result, text and MCP results give the message alone, no class name."""
+    from standard_tool import Toolkit
+    from standard_tool.providers import format_result, mcp_call_tool_result, text_result
+    from standard_tool.schemas.jsonschema import from_json_schema
+
+    theirs = _vendored_core(tmp_path)
+    tool = theirs.standard_tool(
+        name="inc",
+        description="Add one.",
+        input_schema=from_json_schema({"type": "integer"}),
+        execute=lambda n: n + 1,
+    )
+    with pytest.raises(ValueError, match="input validation failed") as caught:
+        tool.execute("x")
+    assert type(caught.value) is not core.StandardToolValidationError
+    message = str(caught.value)
+    assert message.startswith("input validation failed: ")
+
+    result = Toolkit([tool]).execute("inc", "x")
+    assert result.error == message
+    assert format_result(result) == f"Error: {message}"
+    assert format_result(result, "mcp")["content"][0]["text"] == f"Error: {message}"
+    assert text_result(caught.value) == f"Error: {message}"
+    assert mcp_call_tool_result(caught.value)["content"][0]["text"] == f"Error: {message}"
+
+
+def test_a_value_error_with_other_attributes_keeps_its_class_name() -> None:
+    """Only the error's shape (target input/output, a tuple of issues) makes it one."""
+    from standard_tool import Toolkit, standard_tool
+
+    class Lookalike(ValueError):
+        target = "elsewhere"
+        issues = ()
+
+    def fail() -> None:
+        raise Lookalike("no")
+
+    result = Toolkit([standard_tool(name="f", description="d", execute=fail)]).execute("f")
+    assert result.error == "Lookalike: no"

@@ -17,6 +17,7 @@ def test_demo_runs_offline_and_reports_every_outcome() -> None:
         check=True,
         timeout=120,
     ).stdout
+    assert out.startswith("standard-tool demo: the model is a script, offline, with no API key")
     assert "meta parameter 'user' hidden from every schema: True" in out
     assert 'call_1: {"temperature": 21.0}' in out
     assert "call_2: Error: input validation failed: items.0.qty:" in out

@@ -329,22 +329,56 @@ def hostile_server() -> Server[Any]:
     return Server("hostile", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-async def test_a_hostile_listing_keeps_the_good_tools_and_names_each_refused_one() -> None:
+async def test_a_hostile_listing_keeps_the_good_tools_and_names_the_refused_ones() -> None:
     async with connected(hostile_server()) as session:
         with pytest.warns(MCPToolRefusedWarning) as caught:
             tools = await import_tools(session)
         assert [t.name for t in tools] == ["b", "e"]
         assert (await tools[1].execute({"n": 1})) == '{"n": 1}'
-    refused = {w.message.tool_name: w.message.reason for w in caught}  # type: ignore[union-attr]
-    assert list(refused) == ["a", "c", "deep", "old", "dangling", "remote", "bad_output"]
+    (warning,) = [w.message for w in caught]  # one warning for the whole import
+    assert isinstance(warning, MCPToolRefusedWarning)
+    assert warning.count == 7
+    refused = dict(warning.refused)
+    assert list(refused) == ["a", "c", "deep", "old", "dangling"]  # the first five
+    assert (warning.tool_name, warning.reason) == ("a", refused["a"])
     assert "minProperties" in refused["a"]
     assert "nests more than 96 levels deep" in refused["deep"]
     assert "unsupported $schema" in refused["old"]
     assert "points nowhere" in refused["dangling"]
-    assert "points outside the schema" in refused["remote"]
-    assert "points nowhere" in refused["bad_output"]
     assert all(len(reason) <= 300 for reason in refused.values())
-    assert str(caught[0].message).startswith("MCP tool 'a' left out: ")
+    assert str(warning).startswith("7 MCP tools left out: 'a' (")
+    assert str(warning).endswith("; and 2 more")
+
+
+async def test_a_server_of_a_thousand_unusable_tools_makes_one_bounded_warning() -> None:
+    """One warning per import, naming the first few and counting the rest."""
+    listing = [
+        {"name": f"t{i}", "inputSchema": {"type": "object", "$ref": "#/$defs/gone"}}
+        for i in range(1000)
+    ]
+
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult.model_validate({"tools": listing})
+
+    async with connected(Server("many", on_list_tools=on_list_tools)) as session:
+        with pytest.warns(MCPToolRefusedWarning) as caught:
+            assert await import_tools(session) == []
+    (warning,) = [w.message for w in caught]
+    assert isinstance(warning, MCPToolRefusedWarning)
+    assert (warning.count, [name for name, _ in warning.refused]) == (
+        1000,
+        ["t0", "t1", "t2", "t3", "t4"],
+    )
+    assert str(warning).endswith("; and 995 more")
+    assert len(str(warning)) < 2000
+
+
+def test_the_refused_warning_pickles_intact() -> None:
+    import pickle
+
+    warning = MCPToolRefusedWarning([("a", "why"), ("b", "why not")], count=9)
+    copy = pickle.loads(pickle.dumps(warning))
+    assert (copy.refused, copy.count, str(copy)) == (warning.refused, 9, str(warning))
 
 
 async def test_refused_tools_can_be_made_errors_with_a_warnings_filter() -> None:
@@ -353,7 +387,7 @@ async def test_refused_tools_can_be_made_errors_with_a_warnings_filter() -> None
     async with connected(hostile_server()) as session:
         with warnings.catch_warnings():
             warnings.simplefilter("error", MCPToolRefusedWarning)
-            with pytest.raises(MCPToolRefusedWarning, match="MCP tool 'a' left out"):
+            with pytest.raises(MCPToolRefusedWarning, match="7 MCP tools left out: 'a'"):
                 await import_tools(session)
 
 

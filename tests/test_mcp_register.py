@@ -104,3 +104,42 @@ async def test_register_on_fastmcp() -> None:
 def test_register_refuses_another_kind_of_server() -> None:
     with pytest.raises(TypeError, match=r"register\(\) takes an MCPServer or a fastmcp.FastMCP"):
         register(object(), mcp_targets.toolkit)
+
+
+def fastmcp_as_written() -> Any:
+    """fastmcp inlines every tool's $refs itself unless told not to."""
+    return FastMCP("existing", dereference_schemas=False)
+
+
+@pytest.mark.parametrize(
+    "make", [native_mcpserver, fastmcp_as_written], ids=["mcpserver", "fastmcp"]
+)
+@pytest.mark.parametrize("keep", [False, True])
+async def test_register_keeps_a_2020_12_schema_as_written_when_asked(make: Any, keep: bool) -> None:
+    """As ``server(keep_schemas=True)``: ``$schema``, ``$defs`` and ``$ref`` stay."""
+    from standard_tool import standard_tool
+    from standard_tool.mcp import tools_list_entries
+    from standard_tool.schemas.jsonschema import from_json_schema
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"at": {"$ref": "#/$defs/point"}},
+        "required": ["at"],
+        "$defs": {"point": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+    }
+    where = standard_tool(
+        name="where",
+        description="Say where.",
+        input_schema=from_json_schema(schema),
+        execute=lambda value: str(value["at"]),
+    )
+    srv = make()
+    register(srv, [where], keep_schemas=keep)
+    async with connected(srv) as session:
+        listed = {t.name: t for t in (await session.list_tools()).tools}
+        answer = await session.call_tool("where", {"at": {"x": 1}})
+    declared = listed["where"].input_schema
+    assert declared == tools_list_entries([where], keep_schemas=keep)[0]["inputSchema"]
+    assert ("$schema" in declared, "$defs" in declared) == (keep, keep)
+    assert answer.is_error is False

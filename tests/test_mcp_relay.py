@@ -368,8 +368,13 @@ async def test_a_question_unanswered_when_the_call_ends_gets_an_error_answer_the
 async def test_the_callbacks_are_the_session_keywords_and_serve_one_session() -> None:
     relay = relay_callbacks()
     assert isinstance(relay, RelayCallbacks)
-    assert list(relay) == ["logging_callback", "sampling_callback", "elicitation_callback"]
-    assert len(relay) == 3
+    assert list(relay) == [
+        "logging_callback",
+        "sampling_callback",
+        "elicitation_callback",
+        "list_roots_callback",
+    ]
+    assert len(relay) == 4
     assert repr(relay) == "RelayCallbacks(calls_in_flight=0)"
     with anyio.fail_after(60):
         async with (

@@ -653,3 +653,47 @@ def test_a_schema_accepted_when_built_is_callable(kind: str, levels: int) -> Non
     to_mcp(deep)
     result = _called_deep_in_a_stack(150, lambda: Toolkit([deep]).execute("t", value))
     assert (result.value, result.error) == ("ok", None)
+
+
+@pytest.mark.parametrize(
+    ("schema", "good", "bad"),
+    [
+        # The JSON Schema Test Suite's defs.json and ref.json groups that reach a metaschema.
+        (
+            {"$schema": "https://json-schema.org/draft/2020-12/schema",
+             "$ref": "https://json-schema.org/draft/2020-12/schema"},
+            {"$defs": {"foo": {"type": "integer"}}},
+            {"$defs": {"foo": {"type": 1}}},
+        ),
+        (
+            {"$ref": "https://json-schema.org/draft/2020-12/schema"},
+            {"minLength": 1},
+            {"minLength": -1},
+        ),
+        (
+            {"$schema": "http://json-schema.org/draft-07/schema#",
+             "$ref": "http://json-schema.org/draft-07/schema#/definitions/nonNegativeInteger"},
+            3,
+            -3,
+        ),
+    ],
+    ids=["defs.json", "ref.json", "draft-07 pointer"],
+)  # fmt: skip
+def test_a_ref_to_an_official_metaschema_resolves_from_jsonschemas_copy(
+    schema: dict[str, Any], good: Any, bad: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``jsonschema`` does: from the copies it ships, never fetched."""
+    import socket
+
+    def no_network(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a reference was fetched")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    props = from_json_schema(schema).__standard__
+    assert props.validate(good).issues is None
+    assert props.validate(bad).issues
+
+
+def test_a_ref_to_another_remote_document_is_still_refused() -> None:
+    with pytest.raises(InvalidSchemaError, match="points outside the schema"):
+        from_json_schema({"$ref": "https://json-schema.org/draft/2020-12/not-a-metaschema"})

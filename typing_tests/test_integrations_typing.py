@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.tools import StructuredTool
@@ -9,6 +10,7 @@ from pydantic_ai import Tool as PydanticAITool
 from typing_extensions import assert_type
 
 from standard_tool import StandardToolV0, Toolkit, standard_tool
+from standard_tool.integrations.google_genai import to_google_genai
 from standard_tool.integrations.langchain import (
     StandardLangChainTool,
     from_langchain,
@@ -25,6 +27,8 @@ assert_type(to_langchain(kit), list[StandardLangChainTool])
 assert_type(to_langchain([ping, ping], strict="auto"), list[StandardLangChainTool])
 assert_type(to_pydantic_ai(ping), PydanticAITool[Any])
 assert_type(to_pydantic_ai(kit, strict=True), list[PydanticAITool[Any]])
+assert_type(to_google_genai(ping), Callable[..., Any])
+assert_type(to_google_genai(kit), list[Callable[..., Any]])
 
 
 def back(lc: StructuredTool, pa: PydanticAITool[Any]) -> None:

@@ -14,15 +14,18 @@ import importlib.util
 import itertools
 import json
 import os
+import shutil
 import socket
+import subprocess
 import sys
 import threading
+import traceback
 from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any, NoReturn, cast
 
-from standard_tool._cli_config import add_config_parser, print_config
+from standard_tool._cli_config import add_config_parser, print_config, server_name
 from standard_tool._core import (
     input_json_schema,
     is_standard_tool,
@@ -30,6 +33,7 @@ from standard_tool._core import (
     output_json_schema,
     run_tool_sync,
 )
+from standard_tool._shared import is_validation_error
 from standard_tool._toolkit import Toolkit
 
 __all__ = ["main"]
@@ -65,6 +69,33 @@ class TargetError(Exception):
 
 class UsageError(Exception):
     """A command that cannot run as asked; the CLI exits 2 with its message."""
+
+
+class ImportFailed(TargetError):
+    """The TARGET's own code raised while it was imported; ``__cause__`` is what it raised."""
+
+
+def _failed_import(spec: str, err: BaseException) -> ImportFailed:
+    """Say that importing ``spec`` failed, where (file and line), and with what."""
+    return ImportFailed(f"importing {spec} failed at {_where(err)}: {_describe(err)}")
+
+
+def _where(err: BaseException) -> str:
+    """``file:line`` where ``err`` was raised: a syntax error's own, else the deepest frame."""
+    if isinstance(err, SyntaxError) and err.filename is not None:
+        return f"{_path_shown(err.filename)}:{err.lineno}"
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if "<frozen " not in f.filename]
+    if not frames:
+        return "an unknown place"
+    return f"{_path_shown(frames[-1].filename)}:{frames[-1].lineno}"
+
+
+def _path_shown(filename: str) -> str:
+    """Show a file's path relative to the working directory when it is below it."""
+    try:
+        return str(Path(filename).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return filename
 
 
 def _bound(text: str) -> str:
@@ -107,16 +138,16 @@ def _import(spec: str) -> ModuleType:
         try:
             module_spec.loader.exec_module(module)
         except Exception as err:  # user code: any failure is a bad target
-            raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
+            raise _failed_import(spec, err) from err
         return module
     try:
         return importlib.import_module(spec)
     except ModuleNotFoundError as err:
         if err.name is not None and spec.startswith(err.name):
             raise TargetError(f"no module named {_shown(spec)} (is it on PYTHONPATH?)") from err
-        raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
+        raise _failed_import(spec, err) from err
     except Exception as err:  # user code: any failure is a bad target
-        raise TargetError(f"importing {spec} failed: {_describe(err)}") from err
+        raise _failed_import(spec, err) from err
 
 
 def _is_tool(obj: object) -> bool:
@@ -412,9 +443,9 @@ def _pointer(path: Sequence[object]) -> str:
 def _agreement_examples(requested: int | None) -> int:
     """How many property-test examples to run: none when its libraries are missing.
 
-    The property test needs ``hypothesis`` and ``jsonschema``, which no extra installs
-    for users; without them it is skipped (with a note), unless ``--examples`` asked
-    for it, which then cannot run as asked.
+    The property test needs ``hypothesis`` and ``jsonschema`` (the ``testing`` extra);
+    without them it is skipped (with a note), unless ``--examples`` asked for it, which
+    then cannot run as asked.
     """
     if requested == 0:
         return 0
@@ -423,12 +454,12 @@ def _agreement_examples(requested: int | None) -> int:
         return DEFAULT_EXAMPLES if requested is None else requested
     if requested is not None:
         raise UsageError(
-            f"--examples {requested} needs {' and '.join(missing)}: install them, "
-            "or pass --examples 0"
+            f"--examples {requested} needs {' and '.join(missing)}: install the `testing` "
+            "extra, or pass --examples 0"
         )
     print(
         f"standard-tool: note: schema agreement not checked ({' and '.join(missing)} "
-        "not installed)",
+        "not installed: the `testing` extra installs them)",
         file=sys.stderr,
     )
     return 0
@@ -724,13 +755,10 @@ def cmd_call(argv: list[str], out_opts: argparse.Namespace) -> int:
             payload[name] = getattr(args, dest)
     try:
         result = run_tool_sync(tool, payload)
-    except ValueError as err:
-        if type(err).__name__ == "StandardToolValidationError":
+    except Exception as err:
+        if is_validation_error(err):
             print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
-            return EXIT_FAILED
-        print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
-        return EXIT_FAILED
-    except Exception as err:  # the tool's own failure: report it, exit 1
+            return EXIT_FAILED  # the tool's own failure: report it, exit 1
         print(f"standard-tool: {tool.name} failed: {_describe(err)}", file=sys.stderr)
         return EXIT_FAILED
     try:
@@ -774,8 +802,48 @@ def _collector_paused() -> Generator[None, None, None]:
             gc.enable()
 
 
+def _version() -> str:
+    """Return standard-tool's version, as installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("standard-tool")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(version unknown: not installed)"
+
+
+def _target_version(target: str) -> str:
+    """Return the version a served TARGET announces: its module's, its package's, or ours.
+
+    The module's ``__version__`` when it is a string, else the version of the installed
+    distribution its top-level package belongs to, else standard-tool's own.
+    """
+    module_part = target.partition(":")[0]
+    if module_part.endswith(".py") or os.sep in module_part or "/" in module_part:
+        module = sys.modules.get(f"_standard_tool_target_{Path(module_part).stem}")
+        top = None
+    else:
+        module = sys.modules.get(module_part)
+        top = module_part.split(".")[0]
+    found = getattr(module, "__version__", None)
+    if isinstance(found, str) and found:
+        return found
+    if top is not None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version(top)
+        except (PackageNotFoundError, ValueError):
+            pass
+    return _version()
+
+
 def cmd_serve(args: argparse.Namespace, out: Out) -> int:
     tools = load_tools(args.target)
+    name = args.name if args.name is not None else server_name(args.target.partition(":")[0])
+    version = (
+        args.server_version if args.server_version is not None else _target_version(args.target)
+    )
     with _collector_paused():
         if not _importable("mcp"):
             raise UsageError(
@@ -794,22 +862,99 @@ def cmd_serve(args: argparse.Namespace, out: Out) -> int:
                 file=sys.stderr,
             )
             return EXIT_FAILED
-        url = f"http://{args.host}:{args.port}{args.path}"
-        print(f"standard-tool: serving MCP on {url}", file=sys.stderr)
+        where = f"Streamable HTTP at http://{_url_host(args.host)}:{args.port}{args.path}"
+    else:
+        where = "stdio (an MCP client talks on stdin and stdout)"
+    count = f"{len(tools)} tool{'s' * (len(tools) != 1)}"
+    # stderr only: over stdio, stdout carries the protocol.
+    print(
+        f"standard-tool: serving {count} as MCP server {_shown(name)} {version} over {where}; "
+        "Ctrl-C stops",
+        file=sys.stderr,
+        flush=True,
+    )
+    noted: contextlib.AbstractContextManager[list[int]] = (
+        _noting_interrupts() if args.transport == "http" else contextlib.nullcontext([])
+    )
     try:
-        serve(
-            tools,
-            transport=args.transport,
-            host=args.host,
-            port=args.port,
-            path=args.path,
-            stateless=args.stateless,
-            name=args.name,
-        )
+        with noted as interrupts:
+            serve(
+                tools,
+                transport=args.transport,
+                host=args.host,
+                port=args.port,
+                path=args.path,
+                stateless=args.stateless,
+                name=name,
+                version=version,
+            )
     except OSError as err:  # the address is taken, or the host cannot be bound
         print(f"standard-tool: serving failed: {_describe(err)}", file=sys.stderr)
         return EXIT_FAILED
+    if interrupts:
+        raise KeyboardInterrupt  # the server shut down on Ctrl-C: exit as interrupted
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _noting_interrupts() -> Generator[list[int], None, None]:
+    """Note each SIGINT in the list yielded, where the HTTP server would swallow it.
+
+    uvicorn handles Ctrl-C itself (a graceful shutdown), then passes the signal on to
+    the handler it found: Python's default there would be asyncio's, which ignores a
+    signal that arrives after its task ended, and ``serve`` would return as if done.
+    """
+    import signal
+
+    interrupts: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupts
+        return
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        interrupts.append(signum)
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        yield interrupts
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def cmd_dev(args: argparse.Namespace, out: Out) -> int:
+    """Run the MCP Inspector (through npx) against TARGET's tools, served over stdio."""
+    tools = load_tools(args.target)  # a bad TARGET is said here, not inside the Inspector
+    npx = shutil.which("npx")
+    if npx is None:
+        raise UsageError(
+            "dev runs the MCP Inspector with npx, which comes with Node.js: install Node.js "
+            "(which provides npx) and try again, or serve the tools without the Inspector: "
+            f"standard-tool serve {_bound(args.target)}"
+        )
+    if not _importable("mcp"):
+        raise UsageError(
+            "dev serves the tools with the MCP SDK, which the `mcp` extra installs "
+            "(pip install the `mcp` package into this environment)"
+        )
+    module_part, colon, attr = args.target.partition(":")
+    target = args.target
+    if module_part.endswith(".py") or os.sep in module_part or "/" in module_part:
+        target = f"{Path(module_part).resolve()}{colon}{attr}"
+    server = [sys.executable, "-m", "standard_tool", "serve", target]
+    command = [npx, "--yes", args.inspector, *args.inspector_args, "--", *server]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.getcwd(), env.get("PYTHONPATH")) if p)
+    print(
+        f"standard-tool: starting the MCP Inspector ({args.inspector}, through npx) on "
+        f"{len(tools)} tool{'s' * (len(tools) != 1)} of {_shown(args.target)}; Ctrl-C stops",
+        file=sys.stderr,
+        flush=True,
+    )
+    return subprocess.call(command, env=env)
 
 
 _interrupt_said = threading.Event()
@@ -854,6 +999,17 @@ def build_parser() -> argparse.ArgumentParser:
         "a terminal gets tables, a pipe gets JSON)",
     )
     parser.add_argument("--json", action="store_true", help="print plain JSON")
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help="when importing TARGET fails, print the whole traceback, not only where",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"standard-tool {_version()}",
+        help="print the version",
+    )
     common = _Parser(add_help=False)
     common.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="print plain JSON"
@@ -868,7 +1024,9 @@ def build_parser() -> argparse.ArgumentParser:
         "inspect", parents=[common], help="show each tool (a summary, or a provider format)"
     )
     p.add_argument("target", help=target_help)
-    p.add_argument("--format", choices=formats)
+    p.add_argument(
+        "--format", choices=formats, help="one provider's declaration, or all (default: a summary)"
+    )
     p = sub.add_parser(
         "check", parents=[common], help="list what providers would reject; exit 1 on any problem"
     )
@@ -884,21 +1042,64 @@ def build_parser() -> argparse.ArgumentParser:
         "diff", parents=[common], help="what each provider format changes in the input schema"
     )
     p.add_argument("target", help=target_help)
-    p.add_argument("--format", choices=("openai-strict", *formats))
+    p.add_argument(
+        "--format",
+        choices=("openai-strict", *formats),
+        help="one provider format (default: all of them)",
+    )
     p = sub.add_parser("export", parents=[common], help="every tool as JSON")
     p.add_argument("target", help=target_help)
-    p.add_argument("--format", choices=FORMATS)
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="the provider format to write (default: jsonschema, the neutral description)",
+    )
     sub.add_parser(
         "call", help="run one tool: call TARGET --json '{...}' or --<param> value", add_help=False
     )
     p = sub.add_parser("serve", help="serve the tools over MCP")
     p.add_argument("target", help=target_help)
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument(
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="stdio (default: a client starts this process) or http (Streamable HTTP)",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="HTTP: the address to listen on")
+    p.add_argument("--port", type=_port, default=8000, help="HTTP: the port (default 8000)")
     p.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
     p.add_argument("--stateless", action="store_true", help="HTTP: no session between requests")
-    p.add_argument("--name", default="standard-tool", help="the server name announced to clients")
+    p.add_argument(
+        "--name",
+        default=None,
+        help="the server name announced to clients (default: the file's or module's name)",
+    )
+    p.add_argument(
+        "--server-version",
+        default=None,
+        help="the server version announced to clients (default: the module's __version__, "
+        "its distribution's version, else standard-tool's)",
+    )
+    p = sub.add_parser(
+        "dev",
+        help="open the MCP Inspector on the tools (needs Node.js: runs it with npx)",
+        description="Serve TARGET over stdio under the MCP Inspector, run with npx. "
+        "Arguments after TARGET go to the Inspector (for example --cli --method tools/list).",
+    )
+    p.add_argument("target", help=target_help)
+    p.add_argument(
+        "--inspector",
+        default="@modelcontextprotocol/inspector",
+        help="before TARGET: the npm package npx runs (default: "
+        "@modelcontextprotocol/inspector; pin a version with "
+        "@modelcontextprotocol/inspector@X.Y.Z)",
+    )
+    p.add_argument(
+        "inspector_args",
+        nargs=argparse.REMAINDER,
+        metavar="INSPECTOR_ARG",
+        help="passed to the Inspector as they are",
+    )
     add_config_parser(sub, target_help)
     p = sub.add_parser("init", help="scaffold a small MCP server project")
     p.add_argument("name", help="the project name (a Python identifier after - becomes _)")
@@ -927,13 +1128,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     (Ctrl-C); 141: stdout's reader stopped early.
     Every failure prints one line on stderr (a closed stdout prints nothing).
     """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    # --traceback is taken anywhere before a "--" (after the command too, as people type it).
+    end = args_list.index("--") if "--" in args_list else len(args_list)
+    traced = "--traceback" in args_list[:end]
+    args_list = [a for a in args_list[:end] if a != "--traceback"] + args_list[end:]
     try:
         try:
-            code = _run(list(sys.argv[1:] if argv is None else argv))
+            code = _run(args_list)
         finally:
             sys.stdout.flush()  # a reader that stopped early shows here, inside the guard
     except SystemExit as stop:  # argparse's --help and usage errors
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    except ImportFailed as err:
+        cause = err.__cause__
+        if traced and cause is not None:
+            tb = cause.__traceback__  # from the target's own first frame: ours and importlib's
+            while tb is not None and tb.tb_next is not None and _machinery(tb.tb_frame):
+                tb = tb.tb_next
+            traceback.print_exception(type(cause), cause, tb, file=sys.stderr)
+            print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
+        else:
+            hint = "(--traceback shows it whole)"
+            print(f"standard-tool: {_bound(str(err))} {hint}", file=sys.stderr)
+        return EXIT_USAGE
     except (TargetError, UsageError) as err:
         print(f"standard-tool: {_bound(str(err))}", file=sys.stderr)
         return EXIT_USAGE
@@ -947,6 +1165,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"standard-tool: unexpected error: {_describe(err)}", file=sys.stderr)
         return EXIT_UNEXPECTED
     return code
+
+
+def _machinery(frame: FrameType) -> bool:
+    """Whether a frame is this module's or the import system's, not a target's."""
+    filename = frame.f_code.co_filename
+    return filename == __file__ or filename.startswith("<frozen ") or "importlib" in filename
 
 
 def _silence_stdout() -> None:
@@ -984,6 +1208,7 @@ def _run(args_list: list[str]) -> int:
         "diff": cmd_diff,
         "export": cmd_export,
         "serve": cmd_serve,
+        "dev": cmd_dev,
         "config": cmd_config,
         "init": cmd_init,
     }[args.command]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["add_config_parser", "client_config", "print_config"]
+__all__ = ["add_config_parser", "client_config", "print_config", "server_name"]
 
 CLIENTS = ("claude", "cursor", "vscode")
 
@@ -39,7 +39,8 @@ def add_config_parser(sub: Any, target_help: str) -> None:
     p.add_argument("--name", help="the server's key in the configuration (default: the target's)")
 
 
-def _server_name(module_part: str) -> str:
+def server_name(module_part: str) -> str:
+    """Return the name a served TARGET goes by: its file's stem or its module's last part."""
     stem = Path(module_part).stem if module_part.endswith(".py") else module_part.split(".")[-1]
     return re.sub(r"[^A-Za-z0-9_-]", "-", stem) or "tools"
 
@@ -72,7 +73,7 @@ def client_config(client: str, target: str, name: str | None = None) -> dict[str
         "args": ["-m", "standard_tool", "serve", served],
         "env": {"PYTHONPATH": os.pathsep.join(paths)},
     }
-    key = name or _server_name(module_part)
+    key = name or server_name(module_part)
     if client == "vscode":
         return {"servers": {key: {"type": "stdio", **entry}}}
     return {"mcpServers": {key: entry}}

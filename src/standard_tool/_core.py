@@ -38,20 +38,16 @@ _SCHEMAS = ("input_schema", "output_schema")  # a tool's optional schemas
 class StandardToolV0(Protocol[InputT, OutputT, FormattedT, MetaT]):
     """A portable LLM tool: any object with these attributes is one, whatever its class.
 
-    ``title`` and the schemas may be absent (``optional_member`` reads them as ``None``);
-    a tool without input may define ``execute()``. Neutral when ``FormattedT`` is ``OutputT``.
+    Optional, so not declared here: ``title`` (``str | None``), ``input_schema`` and
+    ``output_schema`` (``ToolSchema`` or ``None``); ``optional_member`` reads them, ``None``
+    when absent. A tool without input may define ``execute()``. Neutral when ``FormattedT``
+    is ``OutputT``.
     """
 
     @property
     def name(self) -> str: ...
     @property
-    def title(self) -> str | None: ...
-    @property
     def description(self) -> str: ...
-    @property
-    def input_schema(self) -> ToolSchema[InputT, Any] | None: ...
-    @property
-    def output_schema(self) -> ToolSchema[Any, OutputT] | None: ...
     def execute(
         self, input: InputT, meta: MetaT | None = None
     ) -> FormattedT | Awaitable[FormattedT]: ...
@@ -654,14 +650,29 @@ class FormattedToolV0(
     def _neutral(self) -> StandardToolV0[InputT, OutputT, OutputT, MetaT]: ...
 
 
+class _AsyncToolV0(Protocol[InputT, _F_co, MetaT]):
+    """A tool whose ``execute`` is async: its output is what the awaitable gives."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    def execute(self, input: InputT, meta: MetaT | None = None) -> Awaitable[_F_co]: ...
+
+
 # A formatted tool matches the first overload, which type checkers report as deprecated
 # (pyright strict: reportDeprecated; mypy: the "deprecated" error code): Python has no
-# NoInfer, so this is how re-formatting is a type error.
+# NoInfer, so this is how re-formatting is a type error. The async overloads come next:
+# with no required member naming the output, an async ``execute`` alone says what it is.
 @overload
 @deprecated("a formatted tool cannot be formatted again: format the neutral tool instead")
 def with_formatted_output(
     tool: FormattedToolV0[Any, Any, Any, Any], format: Callable[[Any], Any] | None = None
 ) -> object: ...
+@overload
+def with_formatted_output(
+    tool: _AsyncToolV0[_In, _O, _M],
+) -> FormattedToolV0[_In, _O, _O | ErrorEnvelope, _M]: ...
 @overload
 def with_formatted_output(
     tool: StandardToolV0[_In, _O, _O, _M],

@@ -5,6 +5,8 @@ Layer: shared helpers (beside the core; imports only ``standard_tool._core``).
 - ``truncate_text`` / ``safe_str`` / ``safe_repr``: the one rule for bounding text (the
   core bounds its own error messages the same way, with a helper of its own).
 - ``is_async_callable``: the one rule for "calling this returns a coroutine" (the core's).
+- ``is_validation_error``: the one rule for "this is a validation error", whichever copy
+  of the core raised it.
 - ``resolve_pointer`` / ``pointer_tokens`` / ``pointer_text``: the one JSON
   Pointer reader and writer (RFC 6901 inside a URI fragment, so ``%20`` is a
   space and ``~1`` a slash).
@@ -29,7 +31,7 @@ from typing import Any, Generic, cast
 
 from typing_extensions import TypeVar
 
-from standard_tool._core import is_async_callable
+from standard_tool._core import StandardToolValidationError, is_async_callable
 
 _T = TypeVar("_T")
 
@@ -43,6 +45,7 @@ __all__ = [
     "ecma_source",
     "fresh_copy",
     "is_async_callable",
+    "is_validation_error",
     "pointer_ref",
     "pointer_text",
     "pointer_tokens",
@@ -94,6 +97,24 @@ def safe_repr(obj: object, limit: int = 80) -> str:
     except Exception:  # a hostile __repr__ must not turn a message into a crash
         text = f"<{type(obj).__name__} object: repr() failed>"
     return truncate_text(text, limit)
+
+
+def is_validation_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is a ``StandardToolValidationError``, the package's or a vendored core's.
+
+    Recognised by what it is, not by class identity: a ``ValueError`` whose ``target`` is
+    ``"input"`` or ``"output"`` and whose ``issues`` is a tuple (a copy of the core pasted
+    into another project raises its own class of that shape).
+    """
+    if isinstance(exc, StandardToolValidationError):
+        return True
+    if not isinstance(exc, ValueError):
+        return False
+    try:
+        target, issues = getattr(exc, "target", None), getattr(exc, "issues", None)
+    except Exception:  # a hostile property: not one of ours, whatever it claims
+        return False
+    return isinstance(target, str) and target in ("input", "output") and type(issues) is tuple
 
 
 def fresh_copy(value: _T) -> _T:

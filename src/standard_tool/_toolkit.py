@@ -44,14 +44,11 @@ from standard_tool._context import (
     stream_events,
     stream_tool,
 )
-from standard_tool._core import (
-    StandardToolError,
-    StandardToolV0Definition,
-    StandardToolValidationError,
-)
+from standard_tool._core import StandardToolError, StandardToolV0Definition
 from standard_tool._shared import (
     checked_timeout,
     is_async_callable,
+    is_validation_error,
     timeout_problem,
     truncate_text,
 )
@@ -199,7 +196,7 @@ def error_text(exc: BaseException) -> str:
         message = str(exc)
     except Exception:  # an exception whose __str__ fails still becomes a result
         message = "<message unavailable>"
-    if isinstance(exc, StandardToolValidationError):
+    if is_validation_error(exc):
         return bound_text(message)
     kind = type(exc).__name__
     return bound_text(f"{kind}: {message}" if message else kind)

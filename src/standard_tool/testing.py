@@ -11,7 +11,7 @@ ECMA-262 regular expressions JSON Schema specifies
 (``standard_tool.schemas.jsonschema.ECMA_VALIDATORS``). It works on any
 conforming tool.
 
-Requires ``hypothesis`` and ``jsonschema`` (imported when the helper runs).
+Requires ``hypothesis`` and ``jsonschema`` (the ``testing`` extra; imported when the helper runs).
 """
 
 from __future__ import annotations

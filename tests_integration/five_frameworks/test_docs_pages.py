@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.page_installs import unmet_imports
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGES = ["agno.md", "semantic-kernel.md", "autogen.md", "haystack.md", "smolagents.md"]
@@ -49,3 +50,9 @@ def test_doc_example_runs(page: str, source: str, line: int) -> None:
         exec(code, module.__dict__)
     finally:
         del sys.modules[module.__name__]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_pages_examples_import_only_what_its_install_line_installs(page: str) -> None:
+    blocks = [(line, source) for p, source, line in (b.values for b in BLOCKS) if p == page]
+    assert unmet_imports(DOCS / page, blocks) == []

@@ -40,7 +40,7 @@ class Script:
         self.replies = list(replies)
         self.requests: list[tuple[list[ChatMessage], list[Tool]]] = []
 
-    def __call__(self, messages: list[ChatMessage], tools: Any) -> ChatMessage:
+    def __call__(self, messages: list[ChatMessage], tools: Any = None) -> ChatMessage:
         self.requests.append((list(messages), list(tools or [])))
         return self.replies.pop(0)
 

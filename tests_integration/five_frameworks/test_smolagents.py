@@ -29,6 +29,7 @@ from tests_integration.five_frameworks.chat import (
 from tests_integration.strands.streaming import serve_streaming_fake_model
 
 from standard_tool import StandardToolValidationError, standard_tool
+from standard_tool import tool as standard
 from standard_tool.integrations.smolagents import (
     SmolagentsToolError,
     StandardSmolagentsTool,
@@ -76,7 +77,7 @@ def _shown(tool: Any) -> dict[str, Any]:
 
 
 def test_the_agent_calls_well_badly_and_a_failing_tool_and_goes_on(model: FakeModel) -> None:
-    """One call per step: smolagents reports a step's error instead of its other results."""
+    """One call per step: each refusal comes back as the call's observation."""
 
     def first(body: dict[str, Any]) -> None:
         sent = sent_tools(body)
@@ -95,12 +96,57 @@ def test_the_agent_calls_well_badly_and_a_failing_tool_and_goes_on(model: FakeMo
     expect_turn(
         model,
         calls(("call_3", "explode", {"reason": "no such luck"})),
-        last_says("Error: input validation failed: tags.b: expected string, got integer 2"),
+        last_says("Observation:\nError: input validation failed: tags.b: expected string, got"),
     )
-    expect_turn(model, _final("Two tags."), last_says("Error: RuntimeError: no such luck"))
+    expect_turn(
+        model, _final("Two tags."), last_says("Observation:\nError: RuntimeError: no such luck")
+    )
     agent = _agent(model, to_smolagents([tag_count, forecast, explode]))
 
     assert agent.run("Count and explode.") == "Two tags."
+
+
+def test_every_call_of_one_step_reaches_the_model_as_its_own_observation(
+    model: FakeModel,
+) -> None:
+    """A good call, a refused call and a raising tool in one step: the model reads all three."""
+    ran: list[str] = []
+
+    @standard
+    def note(text: str) -> str:
+        """Write a note down.
+
+        Args:
+            text: the note.
+        """
+        ran.append(text)
+        return f"noted {text}"
+
+    def all_three(body: dict[str, Any]) -> None:
+        seen = _text(body["messages"][-1])
+        assert "noted milk" in seen
+        assert "Error: input validation failed: tags.b: expected string, got" in seen
+        assert "Error: RuntimeError: no such luck" in seen
+
+    expect_turn(
+        model,
+        calls(
+            ("call_1", "note", {"text": "milk"}),
+            ("call_2", "tag_count", {"tags": {"a": "1", "b": 2}}),
+            ("call_3", "explode", {"reason": "no such luck"}),
+        ),
+    )
+    expect_turn(model, _final("noted"), all_three)
+    agent = _agent(model, to_smolagents([note, tag_count, explode]))
+
+    assert agent.run("Note, count and explode.") == "noted"
+    assert ran == ["milk"]
+    assert len(agent.memory.steps[1].observations.splitlines()) >= 3
+
+
+def test_called_directly_a_refusal_raises() -> None:
+    with pytest.raises(SmolagentsToolError, match=r"^Error: RuntimeError: no such luck"):
+        to_smolagents(explode)(reason="no such luck")
 
 
 def test_an_async_tool_runs_and_the_tool_context_names_the_call(model: FakeModel) -> None:

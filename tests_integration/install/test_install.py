@@ -111,3 +111,24 @@ def test_the_init_scaffold_works_as_its_readme_says(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "4 passed" in done.stdout
     assert '"ok": true' in done.stdout
+
+
+def test_the_testing_extra_gives_check_its_property_test(tmp_path: Path) -> None:
+    """``[testing]`` installs hypothesis and jsonschema: ``check`` runs the agreement test."""
+    python = fresh_env(tmp_path / "env")
+    pip(python, f"{ROOT}[testing]")
+    assert {"hypothesis", "jsonschema"} <= installed(python)
+    (tmp_path / "tools.py").write_text(
+        "from standard_tool import tool\n\n\n"
+        "@tool\ndef add(a: int, b: int = 0) -> int:\n"
+        '    """Add two integers."""\n    return a + b\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [str(python), "-m", "standard_tool", "check", "tools.py", "--examples", "20"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")

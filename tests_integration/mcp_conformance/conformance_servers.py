@@ -20,6 +20,8 @@ from typing import Any
 from conformance_tools import (  # type: ignore[import-not-found]
     REQUIRED_CAPABILITIES,
     ROUND_TOOLS,
+    TASK_SUPPORT,
+    TASK_TOOLS,
 )
 from conformance_tools import TOOLS as CONFORMANCE_TOOLS  # type: ignore[import-not-found]
 from mcp import types
@@ -103,7 +105,21 @@ test_x_mcp_header = standard_tool(
 
 #: The suite's tools (``conformance_tools.py``), its JSON Schema 2020-12 tool and its
 #: custom-header tool.
-TOOLS = [*CONFORMANCE_TOOLS, *ROUND_TOOLS, json_schema_2020_12_tool, test_x_mcp_header]
+TOOLS = [
+    *CONFORMANCE_TOOLS,
+    *ROUND_TOOLS,
+    *TASK_TOOLS,
+    json_schema_2020_12_tool,
+    test_x_mcp_header,
+]
+
+
+def task_options() -> Any:
+    """The task tools' options: quick to become tasks and to notice answers."""
+    from standard_tool.mcp import TaskOptions
+
+    return TaskOptions(TASK_SUPPORT, after=0.5, poll=0.1)
+
 
 # -- Resources, prompts, completions and logging, as SDK handlers ---------------------------
 
@@ -272,6 +288,7 @@ def ours() -> Any:
         json_response=stateless and os.environ.get("CONFORMANCE_JSON", "1") == "1",
         keep_schemas=True,
         required_capabilities=REQUIRED_CAPABILITIES,
+        tasks=task_options(),
         **HANDLERS,
     )
 
@@ -286,12 +303,13 @@ def gateway() -> Any:
     """
     from contextlib import AsyncExitStack
 
-    from mcp import ClientSession
+    from mcp import Client, ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
     from standard_tool.mcp import import_tools, relay_callbacks
 
     upstream = os.environ["CONFORMANCE_UPSTREAM"]
+    mode = os.environ.get("CONFORMANCE_UPSTREAM_MODE", "legacy")
     served: dict[str, Any] = {}
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -300,12 +318,22 @@ def gateway() -> Any:
             return
         await receive()  # lifespan.startup
         async with AsyncExitStack() as stack:
-            read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
             relay = relay_callbacks()
-            session = await stack.enter_async_context(ClientSession(read, write, **relay))
-            await session.initialize()
+            if mode == "legacy":  # protocol 2025-11-25: the upstream asks with requests
+                read, write, *_ = await stack.enter_async_context(streamable_http_client(upstream))
+                session = await stack.enter_async_context(ClientSession(read, write, **relay))
+                await session.initialize()
+            else:  # protocol 2026-07-28: the upstream asks in input_required rounds
+                client = await stack.enter_async_context(Client(upstream, **relay))
+                session = client.session
             tools = await import_tools(session, relay=relay)
-            inner = http_app(tools, name="standard-tool-gateway", keep_schemas=True, **HANDLERS)
+            inner = http_app(
+                tools,
+                name="standard-tool-gateway",
+                keep_schemas=True,
+                required_capabilities=REQUIRED_CAPABILITIES,
+                **HANDLERS,
+            )
             await stack.enter_async_context(inner.router.lifespan_context(inner))
             served["app"] = inner
             await send({"type": "lifespan.startup.complete"})

@@ -316,3 +316,91 @@ ROUND_TOOLS = [
 ]
 #: What ``test_missing_capability`` needs: ``server(required_capabilities=...)``.
 REQUIRED_CAPABILITIES = {"test_missing_capability": ["sampling"]}
+
+
+# -- Tasks (the extension io.modelcontextprotocol/tasks): served with TASK_OPTIONS ----------
+
+
+@tool
+def greet(name: str) -> str:
+    """Greet someone (never a task)."""
+    return f"Hello, {name}!"
+
+
+@tool
+async def slow_compute(seconds: float, label: str = "") -> str:
+    """Compute for a while (a task when it outlives half a second)."""
+    await asyncio.sleep(seconds)
+    return f"computed {label} in {seconds:g} s"
+
+
+@tool
+async def failing_job() -> str:
+    """Fail after a second: a tool error, so the task completes with isError."""
+    await asyncio.sleep(1)
+    raise RuntimeError("the job failed")
+
+
+@tool
+async def protocol_error_job() -> str:
+    """Fail after a second with a protocol error, so the task fails."""
+    from mcp.shared.exceptions import MCPError
+
+    await asyncio.sleep(1)
+    raise MCPError(code=-32603, message="the job broke down")
+
+
+_CONFIRM = {"type": "object", "properties": {"confirm": {"type": "boolean"}}}
+
+
+@tool
+async def confirm_delete(filename: str, ctx: ToolContext) -> str:
+    """Look the file up, then ask before deleting it (asked on the task)."""
+    await asyncio.sleep(0.8)
+    answer = await ctx.elicit(f"Delete {filename}?", _CONFIRM)
+    confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
+    return f"deleted {filename}" if confirmed else f"kept {filename}"
+
+
+_EITHER = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "confirm": {"type": "boolean"}},
+}
+
+
+@tool
+async def multi_input(ctx: ToolContext) -> str:
+    """Ask two questions at once, on the task."""
+    await asyncio.sleep(0.8)
+    first, second = await asyncio.gather(
+        ctx.elicit("Who are you?", _EITHER), ctx.elicit("Are you sure?", _EITHER)
+    )
+    return f"got {first.action} and {second.action}"
+
+
+@tool
+async def test_tool_with_task(ctx: ToolContext) -> str:
+    """Ask a name (a round before the task), then work on it as a task."""
+    answer = await ctx.elicit("What is your name?", _NAME, key="user_name")
+    await asyncio.sleep(1)
+    return f"Hello, {(answer.content or {}).get('name')}, from a task"
+
+
+TASK_TOOLS = [
+    greet,
+    slow_compute,
+    failing_job,
+    protocol_error_job,
+    confirm_delete,
+    multi_input,
+    test_tool_with_task,
+]
+#: How they run as tasks: ``server(tasks=TaskOptions(TASK_SUPPORT, ...))``.
+TASK_SUPPORT = {
+    "slow_compute": "optional",
+    "failing_job": "required",
+    "protocol_error_job": "optional",
+    "confirm_delete": "optional",
+    "multi_input": "optional",
+    "test_tool_with_task": "required",
+}

@@ -82,3 +82,42 @@ def test_bad_calls_are_error_results(tmp_path: Path) -> None:
     )
     assert result["isError"] is True
     assert "boom" in result["content"][0]["text"]
+
+
+def test_standard_tool_dev_runs_the_inspector_on_a_file(tmp_path: Path) -> None:
+    """``standard-tool dev FILE --cli ...``: the real Inspector (the one npm installed here)."""
+    env = {**os.environ, "HOME": str(tmp_path), "npm_config_offline": "true"}  # no fetch
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "standard_tool",
+            "dev",
+            str(TARGETS),
+            "--cli",
+            "--method",
+            "tools/list",
+        ],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(
+        "standard-tool: starting the MCP Inspector (@modelcontextprotocol/inspector, through "
+        f"npx) on 8 tools of {str(TARGETS)!r}; Ctrl-C stops\n"
+    )
+    listed = json.loads(done.stdout)
+    assert sorted(t["name"] for t in listed["tools"]) == [
+        "add",
+        "code",
+        "crash",
+        "explode",
+        "index",
+        "move",
+        "nap",
+        "steps",
+    ]

@@ -165,11 +165,11 @@ class StandardLangChainTool(BaseTool):
             _CALL_ID.reset(token)
 
     # ``self`` is positional-only so a model argument named "self" is just an argument.
-    def _run(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
+    def _run(self, /, **arguments: Any) -> tuple[Any, Any]:
         # Without a running loop here (LangChain's sync path) the call gets its own.
         return self._answer(run_blocking(self._call(arguments)))
 
-    async def _arun(self, /, **arguments: Any) -> tuple[str | list[Any], Any]:
+    async def _arun(self, /, **arguments: Any) -> tuple[Any, Any]:
         run = self._call(arguments)
         if self._kit.is_async(self._standard.name):
             results = await run
@@ -204,11 +204,17 @@ class StandardLangChainTool(BaseTool):
         return input, meta
 
     @staticmethod
-    def _answer(results: list[ToolResult]) -> tuple[str | list[Any], Any]:
+    def _answer(results: list[ToolResult]) -> tuple[Any, Any]:
         (result,) = results
         if not result.success:
+            if _is_graph_control(result.exception):
+                # An interrupt() or a Command for the parent graph: LangGraph's, not a failure.
+                raise cast("BaseException", result.exception)
             text = truncate_text(content(result), ERROR_MAX_CHARS)
             raise ToolException(text) from result.exception
+        if _is_graph_command(result.value):
+            # A LangGraph Command (state updates, a jump): ToolNode applies it as it is.
+            return result.value, None
         rich = rich_output(result.value)
         if rich is not None:
             return langchain_content(rich), result.value
@@ -282,9 +288,26 @@ def langchain_content(output: ToolOutput[Any]) -> list[Any]:
 
 def _is_tool_runtime(value: object) -> bool:
     """Whether ``value`` is LangGraph's ``ToolRuntime`` (none exists unless LangGraph is loaded)."""
-    module = sys.modules.get("langgraph.prebuilt.tool_node")
-    runtime_type: Any = getattr(module, "ToolRuntime", None)
-    return isinstance(runtime_type, type) and isinstance(value, runtime_type)
+    kind = _langgraph_type("langgraph.prebuilt.tool_node", "ToolRuntime")
+    return kind is not None and isinstance(value, kind)
+
+
+def _langgraph_type(module: str, name: str) -> type[Any] | None:
+    """Return a LangGraph class when LangGraph is loaded (the bridge never imports it)."""
+    found: Any = getattr(sys.modules.get(module), name, None)
+    return found if isinstance(found, type) else None
+
+
+def _is_graph_control(exc: object) -> bool:
+    """Whether ``exc`` is LangGraph's control flow (``GraphBubbleUp``: an interrupt, a jump)."""
+    kind = _langgraph_type("langgraph.errors", "GraphBubbleUp")
+    return kind is not None and isinstance(exc, kind)
+
+
+def _is_graph_command(value: object) -> bool:
+    """Whether ``value`` is a LangGraph ``Command``, which a tool returns to update the state."""
+    kind = _langgraph_type("langgraph.types", "Command")
+    return kind is not None and isinstance(value, kind)
 
 
 async def _refused(name: str, call_id: str | None, exc: Exception) -> list[ToolResult]:

@@ -11,9 +11,11 @@ the model may leave out is marked ``nullable``. Every other keyword of an entry
 reaches the model as it is, so ``to_smolagents(tool)`` declares each property of
 the tool's JSON Schema (local ``$ref`` inlined) with its ``type`` spelled out and
 ``nullable`` for an optional one. ``forward`` validates the arguments with the tool
-itself; a refused input or a raising tool raises ``SmolagentsToolError`` with
-``Error: ...`` naming the failing path, which the agent reports to the model as the
-step's error, and the run goes on. ``from_smolagents(tool)`` goes the other way.
+itself. In a ``ToolCallingAgent``'s step a refused input or a raising tool comes
+back as that call's own observation, ``Error: ...`` naming the failing path, beside
+the results of the step's other calls; called directly (or from a ``CodeAgent``'s
+code) it raises ``SmolagentsToolError`` with the same text. ``from_smolagents(tool)``
+goes the other way.
 """
 
 from __future__ import annotations
@@ -60,7 +62,10 @@ _JSON_TYPES = ("string", "boolean", "integer", "number", "array", "object", "nul
 
 
 class SmolagentsToolError(StandardToolError, RuntimeError):
-    """A bridged call failed; smolagents reports this message to the model as the step's error."""
+    """A bridged call failed, called directly or from a ``CodeAgent``'s code.
+
+    In a ``ToolCallingAgent``'s step the same text is that call's observation instead.
+    """
 
 
 def _types(schema: Mapping[str, Any]) -> list[str] | None:
@@ -176,6 +181,22 @@ class StandardSmolagentsTool(Tool):
         self._required = set(cast("list[str]", parameters(tool).get("required") or []))
         cast("Any", super()).__init__()  # smolagents' Tool checks the inputs declared above
 
+    def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
+        """Run one call as smolagents does; in an agent's tool-calling step, never raise.
+
+        A ``ToolCallingAgent`` calls each tool of a step with
+        ``sanitize_inputs_outputs=True`` and, when one raises, drops the results of
+        the step's other calls. There a failed call returns its ``Error: ...`` text,
+        so the model reads it as that call's observation beside the others.
+        """
+        call = cast("Any", super()).__call__
+        try:
+            return call(*args, sanitize_inputs_outputs=sanitize_inputs_outputs, **kwargs)
+        except SmolagentsToolError as err:
+            if not sanitize_inputs_outputs:
+                raise
+            return str(err)
+
     @property
     def standard_tool(self) -> AnyTool:
         """The standard tool this smolagents tool runs."""
@@ -185,7 +206,8 @@ class StandardSmolagentsTool(Tool):
         """Run one call: the text the model reads.
 
         Raises:
-            SmolagentsToolError: with ``Error: ...`` naming what went wrong.
+            SmolagentsToolError: with ``Error: ...`` naming what went wrong (in an
+                agent's tool-calling step ``__call__`` returns this text instead).
         """
         if args:  # smolagents passes a one-input tool's value positionally
             (value,) = args

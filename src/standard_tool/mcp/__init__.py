@@ -24,23 +24,33 @@ from standard_tool.mcp._client import (
 from standard_tool.mcp._register import register
 from standard_tool.mcp._relay import RelayCallbacks, relay_callbacks
 from standard_tool.mcp._rounds import InputRequired
-from standard_tool.mcp._server import http_app, serve, server, tools_list_entries
+from standard_tool.mcp._server import LiveTools, http_app, serve, server, tools_list_entries
 from standard_tool.mcp._state import RequestStateError, RequestStateKeys
+from standard_tool.mcp._task_client import task_extension
+from standard_tool.mcp._task_server import TaskOptions
+from standard_tool.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, TaskStoreError
 
 __all__ = [
     "InputRequired",
+    "LiveTools",
     "MCPConnectionError",
     "MCPTool",
     "MCPToolError",
     "MCPToolRefusedWarning",
+    "MemoryTaskStore",
+    "RedisTaskStore",
     "RelayCallbacks",
     "RequestStateError",
     "RequestStateKeys",
+    "TaskOptions",
+    "TaskStore",
+    "TaskStoreError",
     "http_app",
     "import_tools",
     "register",
     "relay_callbacks",
     "serve",
     "server",
+    "task_extension",
     "tools_list_entries",
 ]

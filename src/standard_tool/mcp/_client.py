@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,8 @@ from standard_tool._core import StandardToolError, StandardToolValidationError
 from standard_tool._fast import build_tool
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool.content import ToolOutput, structured_output
-from standard_tool.mcp._relay import bind
+from standard_tool.mcp._relay import InputRequestRefused, answer_input_requests, bind
+from standard_tool.mcp._task_client import TaskFailedError, claimed_task, follow_task
 from standard_tool.providers._mcp import content_from_mcp
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ _MAX_TEXT = 2000
 _MAX_PAGES = 100
 _MAX_NAME = 100
 _MAX_PROBLEM = 300
+#: The most ``input_required`` rounds one call answers before it gives up (the SDK's own
+#: client stops at 10 too).
+MAX_ROUNDS = 10
+#: Seconds before retrying a round that asked nothing (state only), doubling to the cap.
+_STATE_ONLY_WAIT = (0.05, 0.25)
 #: The message of the SDK's own "connection closed" error (code -32000).
 _SDK_CLOSED = "Connection closed"
 
@@ -70,26 +76,38 @@ class MCPConnectionError(StandardToolError, ConnectionError):
 
 
 class MCPToolRefusedWarning(StandardToolError, UserWarning):
-    """``import_tools`` left out one tool of a server, which it cannot use; the others are kept.
+    """``import_tools`` left out tools of a server, which it cannot use; the others are kept.
 
-    Issued once per refused tool, through ``warnings``: collect them with
-    ``warnings.catch_warnings(record=True)``, or make them errors with
-    ``warnings.simplefilter("error", MCPToolRefusedWarning)``.
+    Issued once per ``import_tools`` call that leaves any out, however many (a server
+    with a thousand unusable tools makes one bounded warning, not a thousand), through
+    ``warnings``: collect it with ``warnings.catch_warnings(record=True)``, or make it
+    an error with ``warnings.simplefilter("error", MCPToolRefusedWarning)``.
 
     Attributes:
-        tool_name: the server's name for the tool (bounded).
-        reason: why it was refused (bounded): an input or output schema that is not
-            a valid JSON Schema of a supported dialect, nests too deeply, or has a
-            ``$ref`` that points nowhere or outside it; or a name a tool cannot have.
+        refused: ``(tool_name, reason)`` of the first tools left out (at most
+            ``SHOWN``), each bounded. A reason says why: an input or output schema
+            that is not a valid JSON Schema of a supported dialect, nests too deeply,
+            or has a ``$ref`` that points nowhere or outside it; or a name a tool
+            cannot have.
+        count: how many tools were left out in all.
+        tool_name: the first one's name (``refused[0][0]``).
+        reason: why the first one was left out (``refused[0][1]``).
     """
 
-    def __init__(self, tool_name: str, reason: str) -> None:
-        super().__init__(f"MCP tool {tool_name!r} left out: {reason}")
-        self.tool_name = tool_name
-        self.reason = reason
+    #: How many refused tools the warning names; the rest are counted.
+    SHOWN = 5
+
+    def __init__(self, refused: Sequence[tuple[str, str]], count: int | None = None) -> None:
+        self.refused = tuple(refused[: self.SHOWN])
+        self.count = len(refused) if count is None else count
+        self.tool_name, self.reason = self.refused[0]
+        named = "; ".join(f"{name!r} ({reason})" for name, reason in self.refused)
+        more = self.count - len(self.refused)
+        tools = f"{self.count} MCP tool{'s' * (self.count != 1)}"
+        super().__init__(f"{tools} left out: {named}" + (f"; and {more} more" * (more > 0)))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.tool_name, self.reason))
+        return (type(self), (self.refused, self.count))
 
 
 def _bounded(text: str) -> str:
@@ -164,9 +182,21 @@ async def _call(
         call = relay.start(ToolContext(name, timeout=timeout) if context is None else context)
     try:
         with anyio.fail_after(timeout):
-            result = await session.call_tool(
-                remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
-            )
+            result: types.CallToolResult | None = None
+            with anyio.CancelScope() as waiting:
+                if call is not None:
+                    call.waiting = waiting
+                if not _asks_in_rounds(session):  # an SDK before protocol 2026-07-28
+                    result = await session.call_tool(
+                        remote, arguments, read_timeout_seconds=timeout, progress_callback=forward
+                    )
+                else:
+                    result = await _rounds(session, remote, arguments, timeout, forward, name)
+            if call is not None and call.stopped is not None:
+                # The server asked during the call, and the caller will answer in a round of
+                # its own (it serves protocol 2026-07-28): the call stops here, to be run again.
+                raise call.stopped
+            assert result is not None  # only a stopped call's scope is cancelled
             if call is not None:
                 await call.settle()
             return result
@@ -194,6 +224,79 @@ async def _call(
     finally:
         if call is not None:
             call.end()
+
+
+def _asks_in_rounds(session: ClientSession) -> bool:
+    """Whether the session's SDK can show ``input_required`` rounds (mcp 2.3 and later)."""
+    import inspect
+
+    found = _ROUNDS_BY_CLASS.get(type(session))
+    if found is None:
+        parameters = inspect.signature(type(session).call_tool).parameters
+        found = _ROUNDS_BY_CLASS[type(session)] = "allow_input_required" in parameters
+    return found
+
+
+_ROUNDS_BY_CLASS: dict[type, bool] = {}
+
+
+async def _rounds(
+    session: ClientSession,
+    remote: str,
+    arguments: dict[str, Any],
+    timeout: float,
+    forward: _Forward | None,
+    name: str,
+) -> types.CallToolResult:
+    """Call until the server answers with a result, answering its ``input_required`` rounds.
+
+    Each round's questions go to the call's ``ToolContext`` (``answer_input_requests``);
+    its ``requestState`` is sent back as it came, with a new request id each time.
+    """
+    import anyio
+    from mcp import types
+
+    where = f"MCP tool {truncate_text(remote, _MAX_NAME)!r}"
+    context = current_context() or ToolContext(name, timeout=timeout)
+    responses: dict[str, Any] | None = None
+    state: str | None = None
+    quiet = 0
+    for _ in range(MAX_ROUNDS + 1):
+        result = await session.call_tool(
+            remote,
+            arguments,
+            read_timeout_seconds=timeout,
+            progress_callback=forward,
+            input_responses=responses,
+            request_state=state,
+            allow_input_required=True,
+            allow_claimed=True,
+        )
+        task = claimed_task(result)
+        if task is not None:  # the server made the call a task: followed to its end
+            try:
+                return await follow_task(session, task[0], task[1], context, where)
+            except (TaskFailedError, InputRequestRefused) as err:
+                raise MCPToolError(str(err)) from err
+        if isinstance(result, types.CallToolResult):
+            return result
+        if not isinstance(result, types.InputRequiredResult):
+            kind = truncate_text(str(getattr(result, "result_type", type(result).__name__)), 40)
+            raise MCPToolError(f"{where}: the server answered with a {kind!r} result")
+        requests = result.input_requests or {}
+        state = result.request_state
+        if not requests:  # state only: the server asks for nothing but a retry
+            await anyio.sleep(min(_STATE_ONLY_WAIT[0] * 2**quiet, _STATE_ONLY_WAIT[1]))
+            quiet += 1
+            responses = None
+            continue
+        try:
+            responses = await answer_input_requests(context, requests)
+        except InputRequestRefused as err:
+            raise MCPToolError(f"{where}: the server asked for input: {err}") from err
+    raise MCPToolError(
+        f"{where}: the server still asked for input after {MAX_ROUNDS} rounds; gave up"
+    )
 
 
 def _handler(
@@ -433,8 +536,9 @@ async def import_tools(
 
     A tool that cannot be used (its schema is not a valid JSON Schema of a supported
     dialect, nests too deeply, or has a ``$ref`` that points nowhere or outside it;
-    its name is not a tool name) is left out with an ``MCPToolRefusedWarning``
-    naming it and the reason; the server's other tools are returned.
+    its name is not a tool name) is left out, and one ``MCPToolRefusedWarning`` names
+    the first few left out with their reasons and counts the rest; the server's other
+    tools are returned.
 
     Returns:
         One ``MCPTool`` per usable tool, in the server's order.
@@ -457,17 +561,24 @@ async def import_tools(
     relayed = None if relay is None else bind(relay, session)
     entries = await _list(session, timeout)
     tools: list[MCPTool] = []
+    refused: list[tuple[str, str]] = []
+    count = 0
     for entry in entries:
         try:
             tools.append(_build(session, entry, prefix, timeout, relayed))
         except Exception as err:  # one bad tool of a server must not cost the others
-            reason = (
-                str(err) if isinstance(err, StandardToolError) else f"{type(err).__name__}: {err}"
-            )
-            warnings.warn(
-                MCPToolRefusedWarning(
-                    truncate_text(entry.name, _MAX_NAME), truncate_text(reason, _MAX_PROBLEM)
-                ),
-                stacklevel=2,
-            )
+            count += 1
+            if len(refused) < MCPToolRefusedWarning.SHOWN:
+                reason = (
+                    str(err)
+                    if isinstance(err, StandardToolError)
+                    else (f"{type(err).__name__}: {err}")
+                )
+                name, reason = (
+                    truncate_text(entry.name, _MAX_NAME),
+                    truncate_text(reason, _MAX_PROBLEM),
+                )
+                refused.append((name, reason))
+    if refused:
+        warnings.warn(MCPToolRefusedWarning(refused, count), stacklevel=2)
     return tools

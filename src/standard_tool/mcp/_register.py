@@ -39,6 +39,7 @@ def register(
     annotations: Mapping[str, Mapping[str, Any]] | None = None,
     meta: Any = None,
     timeout: float | None = None,
+    keep_schemas: bool = False,
 ) -> None:
     """Add ``tools`` to an existing MCP server, beside the tools it already has.
 
@@ -63,6 +64,8 @@ def register(
             a tool's own ``annotations`` attribute is used otherwise.
         meta: passed verbatim to every tool.
         timeout: seconds each call may take.
+        keep_schemas: declare schemas as written, as ``server(keep_schemas=True)``
+            does (see ``tools_list_entries``).
 
     Raises:
         TypeError: ``server`` is neither kind.
@@ -70,7 +73,7 @@ def register(
     """
     timeout = checked_timeout(timeout, "register")
     kit = toolkit(tools)
-    entries = tools_list_entries(kit, annotations=annotations)
+    entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
     if type(server).__module__.split(".")[0] == "fastmcp":
         for entry in entries:
             server.add_tool(_fastmcp_tool(kit, entry, meta, timeout))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from mcp import ClientSession, types
     from mcp.client.session import ClientRequestContext
 
-__all__ = ["RelayCallbacks", "relay_callbacks"]
+__all__ = ["RelayCallbacks", "answer_input_requests", "relay_callbacks"]
 
 _T = TypeVar("_T")
 
@@ -50,13 +50,24 @@ def _error(code: int, message: str) -> types.ErrorData:
 class _Call:
     """One call of an imported tool in flight: its context and the requests it is answering."""
 
-    __slots__ = ("context", "last_log", "relay", "scopes")
+    __slots__ = ("context", "last_log", "relay", "scopes", "stopped", "waiting")
 
     def __init__(self, relay: Relay, context: ToolContext) -> None:
         self.relay = relay
         self.context = context
         self.last_log: anyio.Event | None = None
         self.scopes: set[anyio.CancelScope] = set()
+        #: The ``InputRequired`` that stopped the call: its caller answers in a later round.
+        self.stopped: BaseException | None = None
+        #: Where the call waits for the server's answer (cancelled when it is stopped).
+        self.waiting: anyio.CancelScope | None = None
+
+    def stop(self, stop: BaseException) -> None:
+        """Give up the server's call: the caller (MCP 2026-07-28) answers in a later round."""
+        if self.stopped is None:
+            self.stopped = stop
+        if self.waiting is not None:
+            self.waiting.cancel()
 
     async def settle(self) -> None:
         """Wait (bounded) until the log messages that came before the result are passed on."""
@@ -204,6 +215,22 @@ class Relay:
         except Exception as err:  # a handler's answer that is no MCP result: an error answer
             return _not_a_result(err, "elicitation")
 
+    async def roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+        """Answer a roots request with the one call's ``ToolContext.roots``, or an error."""
+        from mcp import types
+
+        call = self._reach(context, "roots request")
+        if isinstance(call, types.ErrorData):
+            return call
+        answer = await _ask(call, "roots request", call.context.roots())
+        if isinstance(answer, types.ErrorData):
+            return answer
+        try:
+            listed = [{"uri": root.uri, "name": root.name} for root in answer]
+            return types.ListRootsResult.model_validate({"roots": listed})
+        except Exception as err:  # a handler's answer that is no MCP result: an error answer
+            return _not_a_result(err, "roots")
+
 
 def _prompt(params: types.CreateMessageRequestParams) -> str | None:
     """Return the text of a request ``ToolContext.sample`` can make, else ``None``."""
@@ -224,11 +251,19 @@ async def _ask(call: _Call, what: str, asking: Awaitable[_T]) -> _T | types.Erro
     import anyio
     from mcp.shared.exceptions import MCPError
 
+    from standard_tool.mcp._rounds import InputRequired
+
     name = truncate_text(call.context.tool_name, _MAX_NAME)
     with anyio.CancelScope() as scope:
         call.scopes.add(scope)
         try:
             return await asking
+        except InputRequired as stop:  # the caller asks its client in a round of its own
+            call.stop(stop)
+            return _error(
+                _INTERNAL_ERROR,
+                f"the caller of tool {name!r} answers in a later round; this call is given up",
+            )
         except MCPError as err:
             message = safe_str(err.message, _MAX_PROBLEM)
             return _error(
@@ -257,6 +292,73 @@ def _not_a_result(err: Exception, what: str) -> types.ErrorData:
     )
 
 
+class InputRequestRefused(Exception):
+    """An input request of a server's ``input_required`` answer that cannot be answered."""
+
+
+async def answer_input_requests(
+    context: ToolContext, requests: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Answer the ``inputRequests`` of an ``input_required`` result through ``context``.
+
+    Each goes to the call's ``ToolContext`` under its own key (so a gateway passes the
+    server's keys on): ``elicit`` for a form elicitation, ``sample`` for a sampling
+    request of one user text message without tools, ``roots`` for ``roots/list``.
+    The questions are asked together (a gateway serving protocol 2026-07-28 asks its
+    own client all of them in one round).
+
+    Raises:
+        InputRequestRefused: a request that a tool's context cannot ask (a URL
+            elicitation, sampling of several messages, images or tools, an unknown
+            method).
+        CallerUnavailableError: the call's caller cannot answer.
+    """
+    import asyncio
+
+    from mcp import types
+
+    async def answer(key: str, request: Any) -> Any:
+        named = key if 0 < len(key) <= 64 else None
+        if isinstance(request, types.ElicitRequest):
+            form = request.params
+            if not isinstance(form, types.ElicitRequestFormParams):
+                raise InputRequestRefused(
+                    "a URL-mode elicitation cannot be relayed: a tool's context asks with a "
+                    "form (ToolContext.elicit)"
+                )
+            got = await context.elicit(form.message, form.requested_schema, key=named)
+            return types.ElicitResult(action=got.action, content=got.content)
+        if isinstance(request, types.CreateMessageRequest):
+            sampling = request.params
+            prompt = _prompt(sampling)
+            if prompt is None:
+                raise InputRequestRefused(
+                    "only a sampling request of one user text message and no tools can be "
+                    "relayed: a tool's context samples one prompt (ToolContext.sample)"
+                )
+            text = await context.sample(
+                prompt,
+                system=sampling.system_prompt,
+                max_tokens=sampling.max_tokens,
+                temperature=sampling.temperature,
+                key=named,
+            )
+            content = types.TextContent(type="text", text=text)
+            return types.CreateMessageResult(
+                role="assistant", content=content, model=_UNKNOWN_MODEL
+            )
+        if isinstance(request, types.ListRootsRequest):
+            roots = await context.roots(key=named)
+            listed = [{"uri": root.uri, "name": root.name} for root in roots]
+            return types.ListRootsResult.model_validate({"roots": listed})
+        method = truncate_text(str(getattr(request, "method", type(request).__name__)), 60)
+        raise InputRequestRefused(f"the input request {method!r} is not one a client answers")
+
+    keys = list(requests)
+    answers = await asyncio.gather(*(answer(key, requests[key]) for key in keys))
+    return dict(zip(keys, answers, strict=True))
+
+
 def _log_text(params: types.LoggingMessageNotificationParams) -> str:
     data = params.data
     text = truncate_text(data if isinstance(data, str) else safe_str(data, _MAX_LOG), _MAX_LOG)
@@ -268,10 +370,10 @@ def _log_text(params: types.LoggingMessageNotificationParams) -> str:
 class RelayCallbacks(Mapping[str, Any]):
     """The callbacks that relay what an MCP server asks during a call: pass to a session.
 
-    A read-only mapping of ``logging_callback``, ``sampling_callback`` and
-    ``elicitation_callback``, the keyword arguments of ``mcp.ClientSession`` (and
-    of ``mcp.Client``); build it with ``relay_callbacks()``, give it to the
-    session and to ``import_tools(session, relay=...)``. One per session.
+    A read-only mapping of ``logging_callback``, ``sampling_callback``,
+    ``elicitation_callback`` and ``list_roots_callback``, the keyword arguments of
+    ``mcp.ClientSession`` (and of ``mcp.Client``); build it with ``relay_callbacks()``,
+    give it to the session and to ``import_tools(session, relay=...)``. One per session.
 
     Attributes:
         calls_in_flight: how many calls of the imported tools are running now.
@@ -285,6 +387,7 @@ class RelayCallbacks(Mapping[str, Any]):
             "logging_callback": relay.log,
             "sampling_callback": relay.sample,
             "elicitation_callback": relay.elicit,
+            "list_roots_callback": relay.roots,
         }
 
     @property
@@ -328,9 +431,13 @@ def relay_callbacks() -> RelayCallbacks:
 
     While a tool imported with ``import_tools(session, relay=...)`` runs, its server
     may log (``notifications/message``), ask the client's model
-    (``sampling/createMessage``) or ask the user (``elicitation/create``). Through
-    these callbacks each goes to the call's ``ToolContext``: ``log``, ``sample``
-    and ``elicit``. Served again (a gateway), the tool passes them on to its own
+    (``sampling/createMessage``), ask the user (``elicitation/create``) or list the
+    client's roots (``roots/list``). Through these callbacks each goes to the call's
+    ``ToolContext``: ``log``, ``sample``, ``elicit`` and ``roots``. They also make the
+    session declare those capabilities, so a server of protocol 2026-07-28 asks its
+    questions in ``input_required`` rounds, which ``import_tools`` answers through the
+    same ``ToolContext`` (no matter how many calls are in flight: a round names its
+    call). Served again (a gateway), the tool passes them on to its own
     MCP client; in a ``Toolkit`` or a runner they reach the handlers of
     ``use_caller``; with no handler, ``log`` goes to the standard library's
     ``logging`` and the server gets an error answer for the others.

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 from standard_tool._context import QUESTION_KEY, Caller, CallerUnavailableError, Elicitation, Root
 from standard_tool._shared import truncate_text
 from standard_tool.mcp._state import RequestStateError, RequestStateKeys, request_digest
+from standard_tool.mcp._tasks import TaskLink
 from standard_tool.providers._mcp_caller import (
     elicit_request,
     elicitation_of,
@@ -43,11 +44,11 @@ from standard_tool.providers._mcp_caller import (
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["InputRequired", "Rounds"]
+__all__ = ["KINDS", "InputRequired", "Rounds", "checked_answer"]
 
 #: Each kind of question: its MCP method, the client capability it needs, the
 #: SDK result type that answers it, and the prefix of its keys.
-_KINDS: dict[str, tuple[str, str, str]] = {
+KINDS: dict[str, tuple[str, str, str]] = {
     "elicitation/create": ("elicitation", "ElicitResult", "elicit"),
     "sampling/createMessage": ("sampling", "CreateMessageResult", "sample"),
     "roots/list": ("roots", "ListRootsResult", "roots"),
@@ -83,7 +84,16 @@ class Rounds:
     answer from them or ask; ``input_required`` is the answer when the tool asked.
     """
 
-    __slots__ = ("answers", "asked", "bound_to", "capabilities", "count", "keys")
+    __slots__ = (
+        "answers",
+        "asked",
+        "bound_to",
+        "capabilities",
+        "count",
+        "keys",
+        "legacy",
+        "link",
+    )
 
     def __init__(
         self,
@@ -98,6 +108,23 @@ class Rounds:
         self.capabilities = capabilities
         self.asked: dict[str, dict[str, Any]] = {}
         self.count = 0
+        #: The caller of a connection with requests to the client (before 2026-07-28),
+        #: asked while the call has not become a task.
+        self.legacy: Caller | None = None
+        #: The task the call became (``detach``): questions then wait for ``tasks/update``.
+        self.link: TaskLink | None = None
+
+    @classmethod
+    def for_legacy(cls, base: Caller) -> Rounds:
+        """Return rounds of a connection before 2026-07-28: asking ``base`` until detached."""
+        made = cls(RequestStateKeys.ephemeral(), "", {}, None)
+        made.legacy = base
+        return made
+
+    def detach(self, link: TaskLink, capabilities: Any) -> None:
+        """Post the call's questions on its task from now on (the call became one)."""
+        self.link = link
+        self.capabilities = capabilities
 
     @classmethod
     def start(
@@ -133,25 +160,32 @@ class Rounds:
         if isinstance(responses, Mapping):
             given = cast("Mapping[str, Any]", responses)
         for key, method_asked in asked.items():
-            if key in given and method_asked in _KINDS:
-                answers[key] = _checked_answer(key, method_asked, given[key])
+            if key in given and method_asked in KINDS:
+                answers[key] = checked_answer(key, method_asked, given[key])
         return cls(keys, bound_to, answers, capabilities)
 
     def _declared(self, capability: str) -> bool:
         declared = self.capabilities
         return declared is not None and getattr(declared, capability, None) is not None
 
-    def _ask(self, request: Any) -> Any:
-        """Return the answer to the call's next question, or record it and stop the call."""
+    async def _ask(self, request: Any) -> Any:
+        """Return the answer to the call's next question, or ask it.
+
+        Asked in a round (``InputRequired`` stops the call), on the call's task (it
+        waits for ``tasks/update``), or, before 2026-07-28, of the client directly
+        (``None``: the caller's own handler answers).
+        """
         from mcp import types
 
         method: str = request.method
-        capability, result_type, prefix = _KINDS[method]
+        capability, result_type, prefix = KINDS[method]
         self.count += 1
         key = QUESTION_KEY.get() or f"{prefix}-{self.count}"
         raw = self.answers.get(key)
         if raw is not None:
             return getattr(types, result_type).model_validate(raw)
+        if self.link is None and self.legacy is not None:
+            return None
         if not self._declared(capability):
             raise CallerUnavailableError(
                 f"the MCP client did not declare the {capability} capability in this "
@@ -162,11 +196,21 @@ class Rounds:
             raise CallerUnavailableError(
                 f"a call may ask its MCP client at most {MAX_QUESTIONS} questions"
             )
-        self.asked[key] = request.model_dump(mode="json", by_alias=True, exclude_none=True)
+        asked = request.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if self.link is not None:
+            answer = await self.link.ask(key, asked)
+            checked = checked_answer(key, method, answer)
+            return getattr(types, result_type).model_validate(checked)
+        self.asked[key] = asked
         raise InputRequired(key)
 
     async def _elicit(self, message: str, schema: dict[str, Any]) -> Elicitation:
-        return elicitation_of(self._ask(elicit_request(message, schema)))
+        answer = await self._ask(elicit_request(message, schema))
+        if answer is None:
+            assert self.legacy is not None
+            assert self.legacy.elicit is not None
+            return await self.legacy.elicit(message, schema)
+        return elicitation_of(answer)
 
     async def _sample(
         self, prompt: str, *, system: str | None, max_tokens: int, temperature: float | None
@@ -174,12 +218,24 @@ class Rounds:
         request = sample_request(
             prompt, system=system, max_tokens=max_tokens, temperature=temperature
         )
-        return text_of(self._ask(request))
+        answer = await self._ask(request)
+        if answer is None:
+            assert self.legacy is not None
+            assert self.legacy.sample is not None
+            return await self.legacy.sample(
+                prompt, system=system, max_tokens=max_tokens, temperature=temperature
+            )
+        return text_of(answer)
 
     async def _roots(self) -> list[Root]:
         from mcp import types
 
-        return roots_of(self._ask(types.ListRootsRequest()))
+        answer = await self._ask(types.ListRootsRequest())
+        if answer is None:
+            assert self.legacy is not None
+            assert self.legacy.roots is not None
+            return await self.legacy.roots()
+        return roots_of(answer)
 
     def caller(self, base: Caller, loop: asyncio.AbstractEventLoop | None) -> Caller:
         """Return ``base`` (the request's caller, for logs) asking through these rounds."""
@@ -211,12 +267,12 @@ class Rounds:
         }
 
 
-def _checked_answer(key: str, method: str, answer: object) -> Any:
+def checked_answer(key: str, method: str, answer: object) -> Any:
     """Return ``answer`` as JSON when it is what ``method`` answers with; else refuse it."""
     import pydantic
     from mcp import types
 
-    result_type = getattr(types, _KINDS[method][1])
+    result_type = getattr(types, KINDS[method][1])
     try:
         model = result_type.model_validate(answer)
     except pydantic.ValidationError as exc:

@@ -32,6 +32,13 @@ from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._rounds import InputRequired, Rounds
 from standard_tool.mcp._state import RequestStateKeys
+from standard_tool.mcp._task_server import (
+    TaskOptions,
+    TaskSupport,
+    check_task_support,
+    install_task_handlers,
+    run_maybe_as_task,
+)
 from standard_tool.providers._mcp import (
     mcp_output_wrapped,
     to_mcp,
@@ -47,7 +54,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
     from starlette.applications import Starlette
 
-__all__ = ["http_app", "serve", "server", "tools_list_entries"]
+__all__ = ["LiveTools", "http_app", "serve", "server", "tools_list_entries"]
 
 Transport = Literal["stdio", "http"]
 
@@ -396,6 +403,153 @@ def _checked_needs(
     return needs
 
 
+class LiveTools:
+    """Tools served while they change: add and remove them; listening clients are told.
+
+    Serve it like a ``Toolkit`` (``server(live)``, ``http_app(live)``, ``serve(live)``).
+    ``add`` and ``remove`` change what ``tools/list`` answers from the next request on
+    (calls already running finish with the tools they started with), and every
+    client of protocol 2026-07-28 listening (``subscriptions/listen``) gets
+    ``notifications/tools/list_changed``.
+
+    Examples:
+        >>> from standard_tool import tool
+        >>> @tool
+        ... def ping() -> str:
+        ...     '''Answer pong.'''
+        ...     return "pong"
+        >>> live = LiveTools([ping])
+        >>> live.remove("ping")
+        >>> live.toolkit.names
+        ()
+
+    Args:
+        tools: the tools to start with (a ``Toolkit`` or any iterable of tools).
+    """
+
+    __slots__ = ("_listeners", "_lock", "toolkit")
+
+    def __init__(self, tools: Tools = ()) -> None:
+        self.toolkit: Toolkit = toolkit(tools)
+        self._listeners: list[Callable[[Toolkit], None]] = []
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"LiveTools({list(self.toolkit.names)!r})"
+
+    def add(self, *tools: Any) -> None:
+        """Serve more tools.
+
+        Raises:
+            DuplicateToolNameError: a tool's name is served already.
+            NotAToolError: an item is not a tool.
+        """
+        with self._lock:
+            self._set(Toolkit.merge(self.toolkit, tools))
+
+    def remove(self, *names: str) -> None:
+        """Stop serving the tools called ``names`` (names not served are ignored)."""
+        with self._lock:
+            gone = set(names)
+            self._set(Toolkit([t for t in self.toolkit if t.name not in gone]))
+
+    def _set(self, kit: Toolkit) -> None:
+        self.toolkit = kit
+        for listener in list(self._listeners):
+            listener(kit)
+
+    def on_change(self, listener: Callable[[Toolkit], None]) -> None:
+        """Call ``listener(toolkit)`` after every change (the servers built on it do)."""
+        self._listeners.append(listener)
+
+
+class _Served:
+    """What a server answers from, remade whole when its ``LiveTools`` change."""
+
+    __slots__ = (
+        "annotations",
+        "keep_schemas",
+        "kit",
+        "listed",
+        "loop",
+        "schemas",
+        "wrap",
+    )
+
+    def __init__(
+        self,
+        kit: Toolkit,
+        annotations: Mapping[str, Mapping[str, Any]] | None,
+        keep_schemas: bool,
+    ) -> None:
+        self.annotations = annotations
+        self.keep_schemas = keep_schemas
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._make(kit)
+
+    def _make(self, kit: Toolkit) -> None:
+        from mcp import types
+
+        entries = tools_list_entries(
+            kit, annotations=self.annotations, keep_schemas=self.keep_schemas
+        )
+        # Checked once here; answered as the wire dicts: the SDK validates and copies
+        # every result it sends, so the cached answer is never handed out to be changed.
+        listed = types.ListToolsResult.model_validate({"tools": entries})
+        self.listed: dict[str, Any] = listed.model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
+        self.schemas = {entry["name"]: entry.get("inputSchema") for entry in self.listed["tools"]}
+        self.wrap = {
+            t.name: None if optional_member(t, "output_schema") is None else mcp_output_wrapped(t)
+            for t in kit
+        }
+        self.kit = kit
+
+    def input_schema(self, name: str) -> Any:
+        return self.schemas.get(name)
+
+    def update(self, kit: Toolkit, bus: Any) -> None:
+        """Answer from ``kit`` now, and tell the listening clients (from any thread)."""
+        from mcp.shared.subscriptions import ToolsListChanged
+
+        self._make(kit)
+        loop = self.loop
+        if loop is None:
+            with contextlib.suppress(RuntimeError):
+                loop = asyncio.get_running_loop()
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(_publish, bus, ToolsListChanged())
+
+
+def _publish(bus: Any, event: Any) -> None:
+    task = asyncio.ensure_future(bus.publish(event))
+    _PUBLISHING.add(task)
+    task.add_done_callback(_PUBLISHING.discard)
+
+
+_PUBLISHING: set[asyncio.Future[Any]] = set()
+
+
+def _takes_input_schemas(server_class: type) -> bool:
+    import inspect
+
+    return "get_tool_input_schema" in inspect.signature(server_class).parameters
+
+
+def _checked_tasks(
+    kit: Toolkit, tasks: TaskOptions | Mapping[str, TaskSupport] | None
+) -> TaskOptions | None:
+    if tasks is None:
+        return None
+    options = tasks if isinstance(tasks, TaskOptions) else TaskOptions(dict(tasks))
+    unknown = [name for name in options.tools if name not in kit]
+    if unknown:
+        shown = ", ".join(repr(truncate_text(str(n), 60)) for n in unknown[:5])
+        raise ValueError(f"server: tasks: no tool {shown}")
+    return options
+
+
 def missing_capabilities(tool: str, capabilities: Collection[str]) -> Exception:
     """Return the JSON-RPC error ``-32021``: the client did not declare what ``tool`` needs."""
     from mcp.shared.exceptions import MCPError
@@ -426,6 +580,7 @@ def server(
     keep_schemas: bool = False,
     state_keys: RequestStateKeys | None = None,
     required_capabilities: Mapping[str, Collection[str]] | None = None,
+    tasks: TaskOptions | Mapping[str, TaskSupport] | None = None,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
@@ -458,6 +613,9 @@ def server(
             (``{"summarize": ["sampling"]}``; ``"elicitation"``, ``"sampling"``,
             ``"roots"``). A client that did not declare them gets the JSON-RPC
             error ``-32021`` (missing required client capability) before the tool runs.
+        tasks: the tools that may run as tasks (the MCP extension
+            ``io.modelcontextprotocol/tasks``): a ``TaskOptions``, or its ``tools``
+            mapping (``{"report": "optional"}``) with the default options.
         **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
@@ -479,22 +637,28 @@ def server(
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
     timeout = checked_timeout(timeout, "server")
-    kit = toolkit(tools)
-    needs = _checked_needs(kit, required_capabilities)
+    live = tools if isinstance(tools, LiveTools) else None
+    first = live.toolkit if live is not None else toolkit(tools)
+    served = _Served(first, annotations, keep_schemas)
+    needs = _checked_needs(served.kit, required_capabilities)
+    task_options = _checked_tasks(served.kit, tasks)
     keys = state_keys or RequestStateKeys.from_env() or RequestStateKeys.ephemeral()
-    entries = tools_list_entries(kit, annotations=annotations, keep_schemas=keep_schemas)
-    # Checked once here; answered as the wire dicts: the SDK validates and copies
-    # every result it sends, so the cached answer is never handed out to be changed.
-    listed: dict[str, Any] = types.ListToolsResult.model_validate({"tools": entries}).model_dump(
-        mode="json", by_alias=True, exclude_none=True
-    )
-    wrap = {
-        t.name: mcp_output_wrapped(t) if optional_member(t, "output_schema") is not None else None
-        for t in kit
-    }
 
     async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return listed
+        served.loop = asyncio.get_running_loop()
+        return served.listed
+
+    def answer_of(result: ToolResult, asked_in_rounds: bool = True) -> dict[str, Any]:
+        failure = result.exception
+        if (
+            asked_in_rounds
+            and isinstance(failure, CallerUnavailableError)
+            and failure.capability is not None
+        ):
+            raise missing_capabilities(result.name, [failure.capability]) from failure
+        answer = call_result(result, served.wrap.get(result.name))
+        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
+        return answer
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         arguments = {} if params.arguments is None else params.arguments
@@ -502,6 +666,7 @@ def server(
         missing = [c for c in needs.get(params.name, ()) if getattr(declared, c, None) is None]
         if missing:
             raise missing_capabilities(params.name, missing)
+        may_task = check_task_support(task_options, params.name, ctx)
         call_id, send = progress_sender(ctx)
         loop = asyncio.get_running_loop()
         caller = session_caller(ctx, loop)
@@ -509,38 +674,58 @@ def server(
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # no requests to the client
             rounds = Rounds.start(keys, "tools/call", params.name, arguments, params, declared)
             caller = rounds.caller(caller, loop)
+        elif may_task:  # requests to the client until the call becomes a task
+            rounds = Rounds.for_legacy(caller)
+            caller = rounds.caller(caller, loop)
+
+        served.loop = loop
+        kit = served.kit  # the tools as they are when the call starts
+
+        def start() -> Awaitable[ToolResult]:
+            return run_call(
+                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+            )
+
         # The tool's ToolContext reaches the client (given its loop: no copy made).
         with use_caller(caller):
             try:
-                result = await run_call(
-                    kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-                )
+                if not may_task:
+                    result = await start()
+                else:
+                    assert task_options is not None
+                    assert rounds is not None
+                    outcome = await run_maybe_as_task(
+                        task_options, rounds, declared, start, answer_of
+                    )
+                    if isinstance(outcome, dict):  # the call became a task
+                        return outcome
+                    result = outcome
             except InputRequired:
                 assert rounds is not None  # only a round's caller stops a call
                 return rounds.input_required()
-        unavailable = result.exception
-        if (
-            rounds is not None
-            and isinstance(unavailable, CallerUnavailableError)
-            and unavailable.capability is not None
-        ):
-            raise missing_capabilities(params.name, [unavailable.capability]) from unavailable
-        answer = call_result(result, wrap.get(result.name))
-        answer["resultType"] = "complete"  # required from 2026-07-28; older versions drop it
-        return answer
+        return answer_of(result, rounds is not None and rounds.legacy is None)
 
     # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).
     handlers: dict[str, Any] = {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
     server_options.setdefault("on_set_logging_level", set_level)
     # Mcp-Param-* headers (2026-07-28) are checked against the listed schemas, without
     # running tools/list for every call.
-    schemas = {entry["name"]: entry.get("inputSchema") for entry in listed["tools"]}
-    server_options.setdefault("get_tool_input_schema", schemas.get)
+    if _takes_input_schemas(Server):  # mcp 2.3 and later
+        server_options.setdefault("get_tool_input_schema", served.input_schema)
+    if live is not None:
+        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+        bus = InMemorySubscriptionBus()
+        server_options.setdefault("on_subscriptions_listen", ListenHandler(bus))
+        live.on_change(lambda kit: served.update(kit, bus))
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(name, **handlers, **server_options)
+        made = Server(name, **handlers, **server_options)
+    if task_options is not None:
+        install_task_handlers(made, task_options)
+    return made
 
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")

@@ -15,8 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, cast
 
-from standard_tool._core import StandardToolValidationError
-from standard_tool._shared import safe_str, truncate_text
+from standard_tool._shared import is_validation_error, safe_str, truncate_text
 from standard_tool.content import EmbeddedResource, Text, ToolOutput, fallback_text, rich_output
 
 __all__ = [
@@ -255,7 +254,7 @@ def _output_text(value: Any, max_chars: int) -> str:
 
 def error_text(exc: BaseException, max_chars: int) -> str:
     # cut once, below: the whole message first (never raising), then the bound
-    if isinstance(exc, StandardToolValidationError):
+    if is_validation_error(exc):
         detail = safe_str(exc, sys.maxsize)
     else:
         message = safe_str(exc, sys.maxsize)

@@ -12,7 +12,8 @@ per validation. Validation stops after 50 issues, and a value nested too deeply
 (or holding itself) or holding an integer too long to print is an issue, never
 an exception. A schema nested past ``MAX_SCHEMA_DEPTH``, of another dialect, or
 with a ``$ref`` that points nowhere or outside it is refused when wrapped; a
-reference is never fetched.
+reference is never fetched: the official metaschemas (draft 2020-12 and draft-07,
+and their vocabularies) resolve from the copies ``jsonschema`` ships, as it does.
 
 Examples:
     >>> from standard_tool.schemas.jsonschema import from_json_schema
@@ -219,7 +220,19 @@ def _no_retrieval(uri: str) -> Any:
 
 # referencing's attrs classes: their keyword arguments are read as ``Any`` here.
 _no_such_resource: Any = NoSuchResource
-_LOCAL_ONLY: Any = cast("Any", Registry)(retrieve=_no_retrieval)
+# The official metaschemas resolve from jsonschema's own copies (never fetched), as they
+# do in jsonschema's default registry. (jsonschema_specifications, a dependency of
+# jsonschema, has no type information.)
+_METASCHEMAS: Any = importlib.import_module("jsonschema_specifications").REGISTRY
+_LOCAL_ONLY: Any = cast("Any", Registry)(retrieve=_no_retrieval).combine(_METASCHEMAS)
+
+
+def _metaschema(uri: str) -> object:
+    """Return the official metaschema at ``uri`` from jsonschema's copies, or a marker."""
+    try:
+        return _METASCHEMAS.contents(uri)
+    except NoSuchResource:
+        return _MISSING_RESOURCE
 
 
 def _shape_problem(schema: Mapping[str, Any]) -> str | None:
@@ -306,7 +319,10 @@ def _reference_problem(schema: dict[str, Any]) -> str | None:
         address, _, fragment = ref.partition("#")
         target = root
         if address:
-            target = resources.get(urljoin(base, address), _MISSING_RESOURCE)
+            absolute = urljoin(base, address)
+            target = resources.get(absolute, _MISSING_RESOURCE)
+            if target is _MISSING_RESOURCE:
+                target = _metaschema(absolute)
             if target is _MISSING_RESOURCE:
                 return (
                     f"$ref {_bounded(ref)!r} at {_where(path)} points outside the schema; "

@@ -1,0 +1,105 @@
+"""What a task costs in its store: MemoryTaskStore beside RedisTaskStore, in one process.
+
+One task's life, as the server and one polling client go through it: created
+(``set``), polled by the client (``get``), beaten by the running process (``set``),
+finished (``set``) and read for its result (``get``). The Redis store talks to a real
+``redis-server`` started here on 127.0.0.1 (Debian's package; the script says so and
+measures the memory store alone when there is none). Lives are run in interleaved
+rounds, best round kept; the ratio is Redis to memory.
+
+Run: ``python benchmarks/bench_task_store.py`` (``--lives N`` per round, default 2000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from standard_tool.mcp import MemoryTaskStore, RedisTaskStore, TaskStore
+
+
+async def _lives(store: TaskStore, count: int) -> float:
+    """Seconds per task life in ``store``."""
+    expires = time.time() + 600
+    started = time.perf_counter()
+    for n in range(count):
+        task_id = f"bench-{n}"
+        await store.set(task_id, {"task": json.dumps({"status": "working"})}, expires)
+        await store.get(task_id)
+        await store.set(task_id, {"beat": repr(time.time())}, expires)
+        await store.set(
+            task_id, {"task": json.dumps({"status": "completed"}), "result": "{}"}, expires
+        )
+        await store.get(task_id)
+    return (time.perf_counter() - started) / count
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _start_redis() -> tuple[subprocess.Popen[bytes], int] | None:
+    """A throwaway ``redis-server`` on 127.0.0.1 (no persistence), or ``None`` without one."""
+    if not shutil.which("redis-server"):
+        return None
+    port = _free_port()
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+    redis = subprocess.Popen([*args, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return redis, port
+
+
+async def _measure(stores: dict[str, TaskStore], lives: int, rounds: int) -> dict[str, float]:
+    best = dict.fromkeys(stores, float("inf"))
+    for _ in range(rounds):
+        for name, store in stores.items():
+            best[name] = min(best[name], await _lives(store, lives))
+    for store in stores.values():
+        if isinstance(store, RedisTaskStore):
+            await store.aclose()
+    return best
+
+
+def main(lives: int, rounds: int) -> None:
+    stores: dict[str, TaskStore] = {"memory": MemoryTaskStore(max_tasks=lives + 1)}
+    started = _start_redis()
+    if started is None:
+        print("no redis-server on this machine: the memory store alone")
+    else:
+        stores["redis"] = RedisTaskStore(f"redis://127.0.0.1:{started[1]}/0")
+    try:
+        best = asyncio.run(_measure(stores, lives, rounds))
+    finally:
+        if started is not None:
+            started[0].terminate()
+            started[0].wait(10)
+    print(f"{'store':<8} {'per task life':>14}  (create, poll, beat, finish, read)")
+    for name, seconds in best.items():
+        print(f"{name:<8} {seconds * 1e6:>11.1f} us")
+    if "redis" in best:
+        print(f"redis / memory: {best['redis'] / best['memory']:.1f}x")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lives", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=5)
+    arguments = parser.parse_args()
+    main(arguments.lives, arguments.rounds)

@@ -1,0 +1,3 @@
+"""The autogen bridge's tests, run against the oldest release its extra allows."""
+
+from tests_integration.five_frameworks.test_autogen import *  # noqa: F403  (the same tests, collected here)

@@ -1,0 +1,3 @@
+"""The haystack bridge's tests, run against the oldest release its extra allows."""
+
+from tests_integration.five_frameworks.test_haystack import *  # noqa: F403  (the same tests, collected here)
