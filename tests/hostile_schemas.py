@@ -14,7 +14,7 @@ def nested_schema(levels: int) -> dict[str, Any]:
 
 
 HOSTILE_SCHEMAS = {
-    "nests more than 128 levels deep": nested_schema(150),
+    "nests more than 96 levels deep": nested_schema(150),
     "unsupported \\$schema": {"$schema": "http://json-schema.org/draft-04/schema#"},
     "points nowhere": {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}},
     "points outside the schema": {"properties": {"x": {"$ref": "https://example.com/x.json"}}},

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from standard_tool._cli import main
 
@@ -345,6 +347,83 @@ def test_init_scaffolds_a_project_whose_tests_pass(tmp_path: Path) -> None:
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout
     assert run("init", "weather-tools", "--directory", str(tmp_path)).returncode == 2
+
+
+_ISSUE_35_NAMES = ["my tools", "café", "a.b", "tools-", "class", "standard-tool", "x" * 300]
+
+
+def _written_project_holds_together(root: Path, name: str) -> None:
+    """Every Python file parses, the pyproject reads, its script names the package."""
+    import ast
+
+    for path in root.rglob("*.py"):
+        ast.parse(path.read_text(encoding="utf-8"), str(path))
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        project = tomllib.loads(text)["project"]
+        assert project["name"] == name
+        [(script, target)] = project["scripts"].items()
+        assert script == name
+        package = target.split(".")[0]
+        assert (root / package / "server.py").is_file()
+        assert package.isidentifier()
+
+
+@given(
+    name=st.text(
+        st.sampled_from("aZ09-_. é\"'\\") | st.characters(codec="utf-8"), min_size=1, max_size=70
+    )
+)
+@example(name="a.b")
+@example(name="class")
+@example(name="standard-tool")
+@example(name="Tools_2.0")
+def test_init_refuses_a_name_with_the_rule_or_writes_a_project_that_holds(name: str) -> None:
+    """Issue 35: names with spaces, accents, a trailing '-', keywords or ours broke the project."""
+    import contextlib
+    import io
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as parent:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = main(["init", name, "--directory", parent])
+        said = err.getvalue()
+        if code == 2:
+            assert said.startswith("standard-tool: init: ")
+            assert "is not a usable project name" in said
+            assert len(said) < 600  # the name is cut at 60 characters
+            return
+        assert code == 0, said
+        _written_project_holds_together(Path(parent) / name, name)
+
+
+@pytest.mark.parametrize("name", _ISSUE_35_NAMES)
+def test_init_refuses_the_names_issue_35_found_or_writes_a_working_project(
+    name: str, tmp_path: Path
+) -> None:
+    result = run("init", name, "--directory", str(tmp_path))
+    if name != "a.b":
+        assert result.returncode == 2
+        assert "is not a usable project name" in result.stderr
+        assert len(result.stderr) < 600
+        return
+    assert result.returncode == 0, result.stderr
+    root = tmp_path / name
+    _written_project_holds_together(root, name)
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([str(root), str(SRC)])}
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=120,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
 
 
 # A hostile shell: every failure is one bounded line on stderr and a documented code

@@ -6,6 +6,7 @@ import base64
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client, ClientSession, types
 
 from standard_tool import standard_tool
@@ -119,6 +120,26 @@ def test_blocks_refuse_wrong_types_with_the_field_named() -> None:
         ToolOutput([Text("a"), {"type": "text"}])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="must be a list of content blocks"):
         ToolOutput("text")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Image(b"x", 5), r"Image\.mime_type must be str, not int"),
+        (lambda: Audio(b"x", None), r"Audio\.mime_type must be str, not NoneType"),
+        (lambda: ResourceLink("u", "n", mime_type=5), r"ResourceLink\.mime_type must be str or"),
+        (lambda: ResourceLink("u", "n", title=b"t"), r"ResourceLink\.title must be str or None"),
+        (lambda: ResourceLink("u", "n", description=1), r"ResourceLink\.description must be"),
+        (lambda: ResourceLink("u", "n", size="big"), r"ResourceLink\.size must be int or None"),
+        (lambda: ResourceLink("u", "n", size=True), r"ResourceLink\.size must be int or None"),
+        (lambda: ResourceLink("u", "n", size=-1), r"ResourceLink\.size must be 0 or more"),
+        (lambda: EmbeddedResource("u", text="t", mime_type=5), r"EmbeddedResource\.mime_type"),
+    ],
+)
+def test_every_field_of_a_block_is_checked_where_it_is_given(make: Any, message: str) -> None:
+    """A wrong type never reaches a client as an invalid result (-32603)."""
+    with pytest.raises((TypeError, ValueError), match=message):
+        make()
 
 
 def test_fallback_text_names_kind_size_and_consumer_and_is_bounded() -> None:

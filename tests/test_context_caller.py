@@ -24,6 +24,7 @@ from standard_tool import (
     ToolCancelledError,
     ToolContext,
     Toolkit,
+    tool,
     use_caller,
 )
 from standard_tool.mcp import server
@@ -378,3 +379,116 @@ def test_a_cancelled_call_stops_waiting_for_its_caller() -> None:
         thread.join()
         loop.run_until_complete(asyncio.sleep(0))  # the cancelled handler ends
         loop.close()
+
+
+# -- issue 35: a context after its call, a stopped loop, arguments of the wrong type ------
+
+
+def test_a_context_kept_past_its_call_refuses_at_once_saying_the_call_ended() -> None:
+    kept: list[ToolContext] = []
+
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        return Elicitation("accept", {})
+
+    @tool
+    def keep(ctx: ToolContext) -> str:
+        """Keep the context for later."""
+        kept.append(ctx)
+        return "kept"
+
+    @tool
+    async def keep_async(ctx: ToolContext) -> str:
+        """Keep the context for later, from an async tool."""
+        kept.append(ctx)
+        return "kept"
+
+    kit = Toolkit([keep, keep_async])
+    with use_caller(elicit=ask):
+        assert kit.execute("keep", {}).value == "kept"
+        assert kit.execute("keep", {}, timeout=5).value == "kept"
+        assert asyncio.run(kit.aexecute("keep_async", {})).value == "kept"
+    assert len(kept) == 3
+    uses: list[Any] = [
+        lambda c: c.elicit_sync("x", {"type": "object"}),
+        lambda c: c.log_sync("info", "late"),
+        lambda c: c.sample_sync("x"),
+        lambda c: asyncio.run(c.elicit("x", {})),
+        lambda c: asyncio.run(c.roots()),
+    ]
+    for context in kept:
+        for use in uses:
+            with pytest.raises(CallerUnavailableError, match=r"was called after the call ended"):
+                use(context)
+
+
+def test_a_sync_twin_whose_caller_loop_stopped_answers_at_once() -> None:
+    """A stored caller whose loop stopped (not closed) used to make elicit_sync wait for ever."""
+    loop = asyncio.new_event_loop()
+
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        return Elicitation("accept", {})
+
+    try:
+        with use_caller(Caller(elicit=ask, log=None, loop=loop)):
+            context = ToolContext("t")
+        with pytest.raises(CallerUnavailableError, match=r"the event loop it answers on is not"):
+            context.elicit_sync("x", {"type": "object"})
+    finally:
+        loop.close()
+
+
+@pytest.mark.parametrize(
+    ("use", "message"),
+    [
+        (lambda c: c.elicit("Name?", None), r"elicit: schema must be a mapping .*, not NoneType"),
+        (lambda c: c.elicit(5, {}), r"elicit: message must be a string, not int"),
+        (lambda c: c.sample(None), r"sample: prompt must be a string, not NoneType"),
+        (lambda c: c.sample("x", system=3), r"sample: system must be a string or None, not int"),
+        (
+            lambda c: c.sample("x", max_tokens="9"),
+            r"sample: max_tokens must be an integer, not str",
+        ),
+        (lambda c: c.sample("x", temperature="hot"), r"temperature must be a number, not str"),
+        (lambda c: c.log("info", "x", logger=5), r"log: logger must be a string or None, not int"),
+    ],
+)
+async def test_an_argument_of_the_wrong_type_is_refused_where_it_is_given(
+    use: Any, message: str
+) -> None:
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        raise AssertionError("never asked")
+
+    async def model(prompt: str, *, system: Any, max_tokens: int, temperature: Any) -> str:
+        raise AssertionError("never asked")
+
+    with use_caller(elicit=ask, sample=model):
+        context = ToolContext("t")
+    with pytest.raises(TypeError, match=message):
+        await use(context)
+
+
+async def test_a_legacy_client_over_stateless_http_is_told_the_channel_is_missing() -> None:
+    """It declared elicitation and sampling: the error names the connection, not the client."""
+    import sys
+
+    from tests.test_mcp_serve import _free_port, _process
+
+    port = _free_port()
+    script = (
+        "import context_caller_tools\nfrom standard_tool.mcp import serve\n"
+        f"serve(context_caller_tools.TOOLS, transport='http', port={port}, stateless=True)"
+    )
+    with _process([sys.executable, "-c", script], port), anyio.fail_after(60):
+        async with Client(
+            f"http://127.0.0.1:{port}/mcp",
+            mode="legacy",
+            elicitation_callback=_elicit,
+            sampling_callback=_sample,
+        ) as client:
+            asked = await client.call_tool("sign_up", {})
+            sampled = await client.call_tool("haiku", {"topic": "tea"})
+    for result, what in ((asked, "elicitation"), (sampled, "sampling")):
+        assert result.is_error is True
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert f"cannot carry the {what} request to the client" in text
+        assert "did not declare" not in text

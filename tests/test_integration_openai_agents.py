@@ -471,7 +471,7 @@ def test_a_tool_in_the_runner_sees_the_call_id_and_its_deadline_holds(model: Fak
 # -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
 
 
-@pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
+@pytest.mark.parametrize("reason", ["nests more than 96", "unsupported", "nowhere", "outside"])
 def test_from_openai_agents_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
     from standard_tool.schemas import InvalidSchemaError
     from tests.hostile_schemas import HOSTILE_SCHEMAS

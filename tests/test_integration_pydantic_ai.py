@@ -476,7 +476,7 @@ async def test_a_tool_in_the_agent_loop_sees_the_call_id_and_its_deadline_holds(
 # -- issue 26: a hostile schema is refused by a clear error naming the tool -------------
 
 
-@pytest.mark.parametrize("reason", ["nests more than 128", "unsupported", "nowhere", "outside"])
+@pytest.mark.parametrize("reason", ["nests more than 96", "unsupported", "nowhere", "outside"])
 def test_from_pydantic_ai_refuses_a_hostile_schema_naming_the_tool(reason: str) -> None:
     from standard_tool.schemas import InvalidSchemaError
     from tests.hostile_schemas import HOSTILE_SCHEMAS

@@ -342,7 +342,7 @@ async def test_a_hostile_listing_keeps_the_good_tools_and_names_the_refused_ones
     assert list(refused) == ["a", "c", "deep", "old", "dangling"]  # the first five
     assert (warning.tool_name, warning.reason) == ("a", refused["a"])
     assert "minProperties" in refused["a"]
-    assert "nests more than 128 levels deep" in refused["deep"]
+    assert "nests more than 96 levels deep" in refused["deep"]
     assert "unsupported $schema" in refused["old"]
     assert "points nowhere" in refused["dangling"]
     assert all(len(reason) <= 300 for reason in refused.values())

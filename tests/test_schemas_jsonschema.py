@@ -7,6 +7,8 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 
 from standard_tool import (
@@ -15,14 +17,21 @@ from standard_tool import (
     StandardToolValidationError,
     SuccessResult,
     ToolDefinitionError,
+    Toolkit,
     input_json_schema,
     is_standard_json_schema,
     is_standard_schema,
     standard_tool,
 )
 from standard_tool.dialects import DRAFT_07_URI
+from standard_tool.providers import to_mcp
 from standard_tool.schemas import InvalidSchemaError
-from standard_tool.schemas.jsonschema import JSONSchema, _too_deep, from_json_schema
+from standard_tool.schemas.jsonschema import (
+    MAX_SCHEMA_DEPTH,
+    JSONSchema,
+    _too_deep,
+    from_json_schema,
+)
 from tests.test_dialects import assert_openapi_30
 
 WEATHER: dict[str, Any] = {
@@ -301,7 +310,7 @@ def test_a_subschema_in_two_places_is_copied_into_two_dicts() -> None:
 @pytest.mark.parametrize("levels", [129, 150])
 def test_a_tool_built_from_a_dict_nested_too_deeply_is_refused_when_built(levels: int) -> None:
     """The depth is checked when the tool is built, as before: only the metaschema waits."""
-    with pytest.raises(ToolDefinitionError, match=r"nests more than 128 levels deep"):
+    with pytest.raises(ToolDefinitionError, match=r"nests more than 96 levels deep"):
         standard_tool(
             name="t", description="d", input_schema=_nested_schema(levels), execute=lambda v: v
         )
@@ -314,7 +323,7 @@ def test_a_tool_built_from_a_dict_that_contains_itself_is_refused_when_built() -
         standard_tool(name="t", description="d", input_schema=looped, execute=lambda v: v)
 
 
-@pytest.mark.parametrize("levels", [64, 65])  # the deepest accepted, and one level more
+@pytest.mark.parametrize("levels", [48, 49])  # the deepest accepted, and one level more
 def test_a_deferred_schema_is_refused_for_its_depth_as_an_eager_one(levels: int) -> None:
     def outcome(defer_check: bool) -> object:
         try:
@@ -323,7 +332,7 @@ def test_a_deferred_schema_is_refused_for_its_depth_as_an_eager_one(levels: int)
             return str(err)
 
     assert outcome(True) == outcome(False)
-    assert isinstance(outcome(True), dict) == (levels == 64)
+    assert isinstance(outcome(True), dict) == (levels == 48)
 
 
 def test_an_unsupported_dialect_is_refused_even_when_the_check_is_deferred() -> None:
@@ -487,10 +496,10 @@ def _nested_schema(levels: int) -> dict[str, Any]:
 @pytest.mark.parametrize("levels", [150, 5_000])
 def test_a_schema_nested_too_deeply_is_refused_by_a_clear_error(levels: int) -> None:
     with pytest.raises(
-        InvalidSchemaError, match=r"nests more than 128 levels deep at /properties/a/"
+        InvalidSchemaError, match=r"nests more than 96 levels deep at /properties/a/"
     ):
         from_json_schema(_nested_schema(levels))
-    assert from_json_schema(_nested_schema(60)).__standard__.validate({"a": {"a": 1}}).issues
+    assert from_json_schema(_nested_schema(40)).__standard__.validate({"a": {"a": 1}}).issues
 
 
 def test_a_schema_that_contains_itself_is_refused() -> None:
@@ -595,6 +604,55 @@ def test_a_value_passing_for_a_string_is_kept_as_before() -> None:
     deferred, eager = from_json_schema(source, defer_check=True), from_json_schema(source)
     assert deferred.schema == eager.schema
     assert deferred.schema["properties"]["a"]["default"] is posing
+
+
+def _deep(kind: str, levels: int) -> tuple[dict[str, Any], Any]:
+    """A schema ``levels`` deep of one keyword, and a value it accepts."""
+    schema: dict[str, Any] = {"type": "string"}
+    value: Any = "x"
+    for _ in range(levels):
+        if kind == "items":
+            schema, value = {"type": "array", "items": schema}, [value]
+        elif kind == "properties":
+            schema, value = {"type": "object", "properties": {"a": schema}}, {"a": value}
+        elif kind == "anyOf":
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        else:
+            schema = {"allOf": [schema]}
+    return {"type": "object", "properties": {"v": schema}, "required": ["v"]}, {"v": value}
+
+
+def _called_deep_in_a_stack(frames: int, call: Any) -> Any:
+    return call() if frames == 0 else _called_deep_in_a_stack(frames - 1, call)
+
+
+@given(
+    kind=st.sampled_from(["items", "properties", "anyOf", "allOf"]),
+    levels=st.integers(1, 140),
+)
+@example(kind="items", levels=122)
+@example(kind="items", levels=126)
+@example(kind="items", levels=MAX_SCHEMA_DEPTH - 2)
+def test_a_schema_accepted_when_built_is_callable(kind: str, levels: int) -> None:
+    """Issue 35: the depth is checked once; a tool that builds answers its calls.
+
+    A schema 122-126 levels deep used to build and convert, then fail every call
+    with "nests too deeply to check". Called here 150 frames deep, as a server's
+    handler is.
+    """
+    schema, value = _deep(kind, levels)
+    try:
+        deep = standard_tool(name="t", description="d", input_schema=schema, execute=lambda v: "ok")
+    except ToolDefinitionError as err:
+        refused = str(err)
+    else:
+        refused = None
+    if refused is not None:
+        assert "nests" in refused
+        return
+    to_mcp(deep)
+    result = _called_deep_in_a_stack(150, lambda: Toolkit([deep]).execute("t", value))
+    assert (result.value, result.error) == ("ok", None)
 
 
 @pytest.mark.parametrize(

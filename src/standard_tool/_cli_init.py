@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-__all__ = ["scaffold"]
+__all__ = ["package_name", "scaffold"]
 
 _PYPROJECT = """\
 [project]
@@ -24,7 +24,7 @@ dependencies = ["standard-tool[mcp]"]
 test = ["pytest>=8"]
 
 [project.scripts]
-{name} = "{package}.server:main"
+"{name}" = "{package}.server:main"
 
 [build-system]
 requires = ["hatchling>=1.21"]
@@ -159,6 +159,50 @@ def install_source() -> str:
     return unquote(urlparse(url).path)
 
 
+#: A project name as the packaging specifications allow it (PEP 508), ASCII only.
+_PROJECT_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+_MAX_NAME = 64
+_RULE = (
+    f"a project name is 1 to {_MAX_NAME} ASCII letters, digits, '-', '_' and '.', "
+    "starting and ending with a letter or digit, whose package name (lower case, each "
+    "run of '-', '_' and '.' made '_') is a Python identifier that is not a keyword "
+    "and shadows neither standard_tool nor a standard library module"
+)
+
+
+def package_name(name: str) -> str:
+    """Return the importable package name of project ``name``, or refuse it.
+
+    The package is the name normalised as packaging normalises it (PEP 503: lower
+    case, each run of ``-``, ``_``, ``.`` one separator), with ``_`` as separator.
+
+    Raises:
+        ValueError: ``name`` is not a project name, or its package would not import
+            (a keyword, a leading digit) or would shadow ``standard_tool`` or a module
+            of the standard library; the message says the rule.
+    """
+    import keyword
+    import sys
+
+    from standard_tool._shared import truncate_text
+
+    shown = truncate_text(repr(name), 60)
+    if len(name) > _MAX_NAME or not name.isascii() or not _PROJECT_NAME.fullmatch(name):
+        raise ValueError(f"init: {shown} is not a usable project name; {_RULE}")
+    package = re.sub(r"[-_.]+", "_", name).lower()
+    stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
+    if (
+        not package.isidentifier()
+        or keyword.iskeyword(package)
+        or package in stdlib
+        or package in ("standard_tool", "tests")
+    ):
+        raise ValueError(
+            f"init: {shown} is not a usable project name: its package would be {package!r}; {_RULE}"
+        )
+    return package
+
+
 def scaffold(name: str, parent: Path) -> Path:
     """Create ``parent/name`` with a package, a server entry, tests and a README.
 
@@ -166,11 +210,7 @@ def scaffold(name: str, parent: Path) -> Path:
         ValueError: ``name`` cannot become a Python package name.
         FileExistsError: the folder exists already.
     """
-    package = re.sub(r"[-. ]+", "_", name).lower()
-    if not package.isidentifier():
-        raise ValueError(
-            f"init: {name!r} is not a usable project name; use letters, digits, - and _"
-        )
+    package = package_name(name)
     root = parent / name
     if root.exists():
         raise FileExistsError(f"init: {root} exists already; pick another name or --directory")

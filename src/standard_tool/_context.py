@@ -334,11 +334,27 @@ def _question(key: object) -> Generator[None, None, None]:
         QUESTION_KEY.reset(token)
 
 
-def _check_level(level: str) -> None:
+def _check_level(level: object) -> None:
     if level not in LOG_LEVELS:
-        raise ValueError(
-            f"log level must be one of {', '.join(LOG_LEVELS)}, not {str(level)[:40]!r}"
-        )
+        shown = repr(level[:40]) if isinstance(level, str) else type(level).__name__
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {shown}")
+
+
+def _need(
+    method: str, name: str, value: object, kind: type | tuple[type, ...], optional: bool = False
+) -> None:
+    """Refuse an argument of the wrong type where it is given, naming it."""
+    if (optional and value is None) or (isinstance(value, kind) and not isinstance(value, bool)):
+        return
+    expected = (
+        "a number"
+        if isinstance(kind, tuple)
+        else {str: "a string", int: "an integer"}.get(kind, "a mapping (a JSON Schema object)")
+    )
+    raise TypeError(
+        f"ToolContext.{method}: {name} must be {expected}"
+        f"{' or None' if optional else ''}, not {type(value).__name__}"
+    )
 
 
 def to_logging(tool_name: str, level: str, message: Any, logger: str | None) -> None:
@@ -381,6 +397,7 @@ class ToolContext:
         "_call_id",
         "_caller",
         "_cancelled",
+        "_ended",
         "_metadata",
         "_on_progress",
         "arguments",
@@ -418,6 +435,7 @@ class ToolContext:
         self._on_progress = on_progress
         self._metadata: dict[str, Any] | None = None
         self._caller = CALLER.get()
+        self._ended = False
 
     def __repr__(self) -> str:
         return (
@@ -523,6 +541,14 @@ class ToolContext:
         """Who called the tool (an MCP client, handlers from ``use_caller``), or ``None``."""
         return self._caller
 
+    def _check_open(self, method: str) -> None:
+        if self._ended:
+            raise CallerUnavailableError(
+                f"tool {self.tool_name!r}: ToolContext.{method} was called after the call "
+                "ended; a context talks to its caller only while its call runs (keep what "
+                "you need from it, not the context)"
+            )
+
     def _unavailable(self, what: str, handler: str) -> CallerUnavailableError:
         who = "nobody" if self._caller is None else f"the {self._caller.name}"
         return CallerUnavailableError(
@@ -546,8 +572,12 @@ class ToolContext:
 
         Raises:
             ValueError: ``level`` is not one of those.
+            TypeError: ``logger`` is not a string.
+            CallerUnavailableError: the call already ended.
         """
         _check_level(level)
+        _need("log", "logger", logger, str, optional=True)
+        self._check_open("log")
         handler = None if self._caller is None else self._caller.log
         if handler is None:
             to_logging(self.tool_name, level, message, logger)
@@ -573,8 +603,12 @@ class ToolContext:
             The user's ``Elicitation``: accepted with ``content``, declined or cancelled.
 
         Raises:
-            CallerUnavailableError: the caller cannot ask its user.
+            CallerUnavailableError: the caller cannot ask its user, or the call ended.
+            TypeError: ``message`` is not a string or ``schema`` not a mapping.
         """
+        _need("elicit", "message", message, str)
+        _need("elicit", "schema", schema, Mapping)
+        self._check_open("elicit")
         with _question(key):
             handler = None if self._caller is None else self._caller.elicit
             if handler is None:
@@ -603,8 +637,18 @@ class ToolContext:
             The model's text.
 
         Raises:
-            CallerUnavailableError: the caller has no model to offer.
+            CallerUnavailableError: the caller has no model to offer, or the call ended.
+            TypeError: an argument is not of its type.
+            ValueError: ``max_tokens`` is not positive.
         """
+        _need("sample", "prompt", prompt, str)
+        _need("sample", "system", system, str, optional=True)
+        _need("sample", "max_tokens", max_tokens, int)
+        if max_tokens < 1:
+            raise ValueError(f"ToolContext.sample: max_tokens must be 1 or more, not {max_tokens}")
+        if temperature is not None:
+            _need("sample", "temperature", temperature, (int, float))
+        self._check_open("sample")
         with _question(key):
             handler = None if self._caller is None else self._caller.sample
             if handler is None:
@@ -623,8 +667,9 @@ class ToolContext:
             The roots, in the caller's order (possibly none).
 
         Raises:
-            CallerUnavailableError: the caller has no roots to offer.
+            CallerUnavailableError: the caller has no roots to offer, or the call ended.
         """
+        self._check_open("roots")
         with _question(key):
             handler = None if self._caller is None else self._caller.roots
             if handler is None:
@@ -653,22 +698,36 @@ class ToolContext:
                 f"thread runs; make the tool async and use `await ctx.{method}(...)`"
             )
 
+        self._check_open(method)
+
         async def run() -> _T:
             return await call()
 
         loop = None if self._caller is None else self._caller.loop
         if loop is None or loop.is_closed():
             return asyncio.run(run())
+        if not loop.is_running():
+            raise self._stopped(method)
         future = asyncio.run_coroutine_threadsafe(run(), loop)
         while True:
             try:
                 return future.result(timeout=_POLL)
             except concurrent.futures.TimeoutError:
+                if not loop.is_running():  # nobody will run the handler any more
+                    future.cancel()
+                    raise self._stopped(method) from None
                 if self.cancelled or self._late():
                     future.cancel()
                     raise ToolCancelledError(
                         f"tool {self.tool_name!r}: the call was cancelled"
                     ) from None
+
+    def _stopped(self, method: str) -> CallerUnavailableError:
+        return CallerUnavailableError(
+            f"tool {self.tool_name!r}: ToolContext.{method}_sync cannot reach the "
+            f"{'caller' if self._caller is None else self._caller.name}: the event loop it "
+            "answers on is not running (its call ended, or the loop was stopped)"
+        )
 
     def log_sync(self, level: LogLevel, message: Any, *, logger: str | None = None) -> None:
         """``log`` for a sync tool: sends the message and waits until it is sent.
@@ -679,6 +738,8 @@ class ToolContext:
         """
         if self._caller is None or self._caller.log is None:
             _check_level(level)
+            _need("log", "logger", logger, str, optional=True)
+            self._check_open("log")
             to_logging(self.tool_name, level, message, logger)
             return
         self._wait("log", lambda: self.log(level, message, logger=logger))
@@ -776,10 +837,16 @@ _NO_METADATA: Mapping[str, Any] = types.MappingProxyType({})
 
 
 def collected_metadata(context: ToolContext | Pending) -> Mapping[str, Any]:
-    """Return what the handler put in ``context.metadata`` (empty when nothing)."""
+    """Return what the handler put in ``context.metadata`` (empty when nothing).
+
+    Whoever runs a call reads this once the call ended (returned, failed or was
+    given up): the context is marked ended here, so a handler that kept it
+    cannot talk to the caller any more (``ToolContext.log``, ``elicit``...).
+    """
     made: ToolContext | None = context[5] if isinstance(context, list) else context
     if made is None:
         return _NO_METADATA
+    made._ended = True  # pyright: ignore[reportPrivateUsage]  # same module
     # Same module: the Toolkit reads what the handler wrote without creating a dict.
     found = made._metadata  # pyright: ignore[reportPrivateUsage]
     return _NO_METADATA if found is None else found

@@ -229,8 +229,16 @@ KEEP_IDLE = 2
 #: of timed-out calls leaves no crowd of threads behind.
 SPARE_IDLE = 0.5
 
+#: Most threads let go of at once for calls that ran past their deadline (issue 35).
+#: Such a call keeps its thread until its handler returns (a thread cannot be stopped
+#: from outside), but it no longer counts against ``MAX_WORKERS``: a new thread takes
+#: the next call, so calls that ignore their deadline cannot turn every later call into
+#: a timeout that never ran. Past this many, a late call keeps its place in the pool.
+MAX_OVERDUE = 200
+
 _BUSY_NAME = "standard-tool-call"
 _IDLE_NAME = "standard-tool-idle"
+_OVERDUE_NAME = "standard-tool-overdue"
 
 
 def _drop(outcome: object) -> None:
@@ -256,9 +264,15 @@ class _Workers:
     lowers that to the bound), and its own idle count is raised after the
     caller's future is set. ``asyncio.to_thread`` and anyio need a running event
     loop, and ``Toolkit.execute`` has none.
+
+    A thread whose call ran past its deadline is let go of (``write_off``): it
+    leaves the count (up to ``MAX_OVERDUE`` such threads) and ends once its handler
+    returns, and a new thread takes the jobs in line. A bounded pool that kept
+    counting them (as ``ThreadPoolExecutor`` or anyio's limiter do) answered every
+    later call "timed out" without running it once 40 calls ignored their deadline.
     """
 
-    __slots__ = ("_backlog", "_idle", "_jobs", "_lock", "_threads")
+    __slots__ = ("_backlog", "_idle", "_jobs", "_lock", "_off", "_threads")
 
     def __init__(self) -> None:
         import queue
@@ -270,6 +284,7 @@ class _Workers:
         self._idle = 0  # threads waiting for a job, less the jobs already promised to them
         self._threads = 0
         self._backlog = 0  # jobs in line that no thread was promised yet
+        self._off: set[int] = set()  # threads let go of, still running a late call
 
     def submit(self, work: Callable[[], Any], deliver: Callable[[Any], None] = _drop) -> None:
         """Run ``work()`` in a worker thread, then ``deliver(its result)``; neither may raise.
@@ -306,6 +321,10 @@ class _Workers:
             me.name = _BUSY_NAME
             outcome = work()
             with self._lock:
+                if self._off and me.ident in self._off:  # let go of: not counted any more
+                    self._off.discard(me.ident)
+                    deliver(outcome)
+                    return
                 if self._backlog:
                     self._backlog -= 1  # this thread takes the next job in line
                 else:
@@ -315,8 +334,32 @@ class _Workers:
             # An idle thread must not keep the last call's tool, input and result alive.
             del work, deliver, outcome
 
+    def write_off(self, ident: int, future: object) -> None:
+        """Let go of thread ``ident`` if it still runs ``future``'s call, past its deadline."""
+        with self._lock:
+            if _STARTED.get(future) != ident or len(self._off) >= MAX_OVERDUE:
+                return
+            self._off.add(ident)
+            self._threads -= 1
+            start = self._backlog > 0
+            if start:  # a job waits in line: a new thread takes it
+                self._backlog -= 1
+                self._threads += 1
+        for thread in threading.enumerate():
+            if thread.ident == ident:
+                thread.name = _OVERDUE_NAME
+        if start:
+            threading.Thread(target=self._work, name=_BUSY_NAME, daemon=True).start()
+
+    def overdue(self) -> int:
+        """How many threads still run calls past their deadline, let go of."""
+        return len(self._off)
+
 
 _WORKERS = _Workers()
+
+#: The thread running each call of ``_in_thread`` (by its future), while it runs.
+_STARTED: dict[object, int | None] = {}
 
 
 def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
@@ -333,10 +376,13 @@ def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
     def work() -> _Outcome | None:
         if not future.set_running_or_notify_cancel():
             return None
+        _STARTED[future] = threading.get_ident()
         try:
             return (True, context.run(fn))
         except BaseException as exc:  # handed to the waiting caller, who decides
             return (False, exc)
+        finally:
+            del _STARTED[future]
 
     def deliver(outcome: _Outcome | None) -> None:
         if outcome is not None:
@@ -344,6 +390,22 @@ def _in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future[_Outcome]:
 
     _WORKERS.submit(work, deliver)
     return future
+
+
+def _give_up(future: concurrent.futures.Future[Any]) -> str:
+    """Give up on a call of ``_in_thread`` past its deadline; return what to add to the error.
+
+    A call still in line never runs; one that runs lets its thread go (``write_off``).
+    """
+    if future.cancel():
+        return (
+            f"; it waited in line for a worker thread the whole time (all {MAX_WORKERS} "
+            f"ran other calls, and {_WORKERS.overdue()} more run calls past their deadline)"
+        )
+    ident = _STARTED.get(future)
+    if ident is not None:
+        _WORKERS.write_off(ident, future)
+    return ""
 
 
 def _unpack(outcome: _Outcome) -> Any:
@@ -767,20 +829,26 @@ class Toolkit:
             timeout=limit,
             on_progress=listener,
         )
+        waited = ""  # what a timeout adds to its error (_give_up)
         token = enter(context)
         try:
             if name in self._async:
                 value = await _await_within(call(input, meta), limit)
             else:
                 future = _in_thread(lambda: call(input, meta))
-                value = _unpack(await _await_within(asyncio.wrap_future(future), limit))
+                try:
+                    value = _unpack(await _await_within(asyncio.wrap_future(future), limit))
+                except _ToolTimeout:
+                    waited = _give_up(future)
+                    raise
                 if inspect.isawaitable(value):
                     left = limit - (time.perf_counter() - start)
                     value = await _await_within(value, max(left, 0.0))
         except _ToolTimeout as exc:
             context.cancel()
             seen = _seen_id(call_id, context)
-            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
+            text = _timeout_text(_given(limit)) + waited
+            return self._failed(name, seen, start, text, exc, context)
         except Exception as exc:
             seen = _seen_id(call_id, context)
             return self._failed(name, seen, start, error_text(exc), exc, context)
@@ -956,8 +1024,8 @@ class Toolkit:
             try:
                 result: ToolResult = _unpack(late.result(limit + 2 * CANCEL_GRACE))
             except concurrent.futures.TimeoutError as exc:
-                late.cancel()  # still in line for a thread: never run it
-                return self._failed(name, call_id, start, _timeout_text(limit), exc)
+                text = _timeout_text(limit) + _give_up(late)
+                return self._failed(name, call_id, start, text, exc)
             return result
         listener = self.on_progress if on_progress is None else on_progress
         if limit is None:
@@ -985,19 +1053,21 @@ class Toolkit:
             timeout=limit,
             on_progress=listener,
         )
+        waited = ""  # what a timeout adds to its error (_give_up)
         token = enter(context)
         try:
             future = _in_thread(lambda: call(input, meta))
             try:
                 outcome = future.result(limit)
             except concurrent.futures.TimeoutError as exc:
-                future.cancel()  # still in line for a thread: never run it
+                waited = _give_up(future)  # still in line: never run it; running: let it go
                 context.cancel()
                 raise _ToolTimeout from exc
             value = _unpack(outcome)
         except _ToolTimeout as exc:
             seen = _seen_id(call_id, context)
-            return self._failed(name, seen, start, _timeout_text(_given(limit)), exc, context)
+            text = _timeout_text(_given(limit)) + waited
+            return self._failed(name, seen, start, text, exc, context)
         except Exception as exc:
             seen = _seen_id(call_id, context)
             return self._failed(name, seen, start, error_text(exc), exc, context)

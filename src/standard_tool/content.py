@@ -49,11 +49,17 @@ def _cut(text: str, limit: int = _MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _need(cls: str, name: str, value: object, kind: type | tuple[type, ...]) -> None:
-    if not isinstance(value, kind):
+def _need(
+    cls: str, name: str, value: object, kind: type | tuple[type, ...], optional: bool = False
+) -> None:
+    if optional and value is None:
+        return
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         expected = (
             kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         )
+        if optional:
+            expected += " or None"
         raise TypeError(
             f"standard_tool.content: {cls}.{name} must be {expected}, not {type(value).__name__}"
         )
@@ -140,6 +146,14 @@ class ResourceLink:
     def __post_init__(self) -> None:
         _need("ResourceLink", "uri", self.uri, str)
         _need("ResourceLink", "name", self.name, str)
+        _need("ResourceLink", "mime_type", self.mime_type, str, optional=True)
+        _need("ResourceLink", "title", self.title, str, optional=True)
+        _need("ResourceLink", "description", self.description, str, optional=True)
+        _need("ResourceLink", "size", self.size, int, optional=True)
+        if self.size is not None and self.size < 0:
+            raise ValueError(
+                "standard_tool.content: ResourceLink.size must be 0 or more (a count of bytes)"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +176,7 @@ class EmbeddedResource:
 
     def __post_init__(self) -> None:
         _need("EmbeddedResource", "uri", self.uri, str)
+        _need("EmbeddedResource", "mime_type", self.mime_type, str, optional=True)
         if (self.text is None) == (self.blob is None):
             raise TypeError(
                 "standard_tool.content: EmbeddedResource takes exactly one of text= and blob="

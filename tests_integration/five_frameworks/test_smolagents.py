@@ -254,3 +254,33 @@ def test_a_rich_result_is_its_bounded_text_naming_smolagents() -> None:
     from tests_integration.five_frameworks.chat import snapshot, snapshot_text
 
     assert to_smolagents(snapshot)() == snapshot_text("smolagents")
+
+
+def test_an_async_tool_called_where_an_event_loop_runs_runs_in_a_loop_of_its_own() -> None:
+    """Issue 35: it raised ToolkitLoopError, though the page says it runs in a loop of its own."""
+    smol = to_smolagents(forecast)
+
+    async def inside_a_running_loop() -> str:
+        return smol(city="Oslo", days=1)
+
+    assert '"sky": "clear"' in asyncio.run(inside_a_running_loop())
+    assert '"sky": "clear"' in smol(city="Oslo", days=1)  # and where none runs
+
+
+def test_a_smolagents_tool_whose_inputs_are_no_schema_is_refused_naming_it() -> None:
+    """Issue 35: the refusal named only the schema, not which tool had it."""
+    from smolagents import Tool
+
+    from standard_tool.schemas import InvalidSchemaError
+
+    class Odd(Tool):  # type: ignore[misc]
+        name = "odd_one"
+        description = "Echo."
+        inputs = {"x": {"type": "string", "description": "x", "pattern": "("}}  # noqa: RUF012
+        output_type = "string"
+
+        def forward(self, x: str) -> str:
+            return x
+
+    with pytest.raises(InvalidSchemaError, match=r"^from_smolagents: tool 'odd_one': "):
+        from_smolagents(Odd())

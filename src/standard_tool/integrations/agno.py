@@ -45,7 +45,7 @@ from standard_tool.content import (
     ToolOutput,
     rich_output,
 )
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
@@ -236,8 +236,8 @@ def to_agno(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_agno(cast("AnyTool", tool), meta)
-    return [_to_agno(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_agno(bridge_one(tool, "Agno"), meta)
+    return [_to_agno(t, meta) for t in bridge_many(tool, "Agno")]
 
 
 def _to_agno(tool: AnyTool, meta: Callable[[AgnoCall], Any] | None) -> Function:

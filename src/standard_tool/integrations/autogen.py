@@ -37,7 +37,7 @@ from standard_tool._core import (
     standard_tool,
 )
 from standard_tool._toolkit import Toolkit
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -247,8 +247,8 @@ def to_autogen(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return StandardAutoGenTool(cast("AnyTool", tool), meta)
-    return [StandardAutoGenTool(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardAutoGenTool(bridge_one(tool, "AutoGen"), meta)
+    return [StandardAutoGenTool(t, meta) for t in bridge_many(tool, "AutoGen")]
 
 
 def from_autogen(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:

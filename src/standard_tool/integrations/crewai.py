@@ -32,7 +32,7 @@ from typing_extensions import overload
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
 from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
-from standard_tool.providers._declare import is_one_tool
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.schemas.jsonschema import from_json_schema
@@ -148,8 +148,8 @@ def to_crewai(
             not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_crewai(cast("AnyTool", tool))
-    return [_to_crewai(t) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_crewai(bridge_one(tool, "CrewAI"))
+    return [_to_crewai(t) for t in bridge_many(tool, "CrewAI")]
 
 
 def _is_async(crewai_tool: BaseTool) -> bool:

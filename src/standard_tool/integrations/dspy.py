@@ -29,7 +29,7 @@ from typing_extensions import overload
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
 from standard_tool._shared import fresh_copy, run_blocking
 from standard_tool._toolkit import Toolkit
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -156,8 +156,8 @@ def to_dspy(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_dspy(cast("AnyTool", tool))
-    return [_to_dspy(t) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_dspy(bridge_one(tool, "DSPy"))
+    return [_to_dspy(t) for t in bridge_many(tool, "DSPy")]
 
 
 def from_dspy(dspy_tool: dspy.Tool) -> StandardToolV0[Any, Any, Any, Any]:

@@ -42,7 +42,7 @@ from standard_tool.content import (
     ToolOutput,
     rich_output,
 )
-from standard_tool.providers._declare import is_one_tool
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._gemini import (
     GeminiParameters,
     gemini_json_parameters,
@@ -190,8 +190,8 @@ def to_google_adk(
             cannot express (named in the message).
     """
     if is_one_tool(tool):
-        return StandardAdkTool(cast("AnyTool", tool), json_schema, meta)
-    return [StandardAdkTool(t, json_schema, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardAdkTool(bridge_one(tool, "Google ADK"), json_schema, meta)
+    return [StandardAdkTool(t, json_schema, meta) for t in bridge_many(tool, "Google ADK")]
 
 
 def _block_of(part: types.Part) -> Content | None:

@@ -34,7 +34,7 @@ from standard_tool._core import StandardToolV0, StandardToolV0Definition, standa
 from standard_tool._shared import truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.content import Content, EmbeddedResource, Image, Text, ToolOutput, rich_output
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
@@ -214,8 +214,8 @@ def to_haystack(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_haystack(cast("AnyTool", tool), meta)
-    return [_to_haystack(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_haystack(bridge_one(tool, "Haystack"), meta)
+    return [_to_haystack(t, meta) for t in bridge_many(tool, "Haystack")]
 
 
 def _to_haystack(tool: AnyTool, meta: Callable[[HaystackCall], Any] | None) -> StandardHaystackTool:

@@ -40,7 +40,7 @@ from standard_tool._core import (
 from standard_tool._shared import is_async_callable, run_blocking, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult, error_text
 from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, json_text, jsonable, rich_text
@@ -372,8 +372,8 @@ def to_langchain(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_langchain(cast("AnyTool", tool), strict, meta)
-    return [_to_langchain(t, strict, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_langchain(bridge_one(tool, "LangChain"), strict, meta)
+    return [_to_langchain(t, strict, meta) for t in bridge_many(tool, "LangChain")]
 
 
 def _to_langchain(

@@ -52,7 +52,7 @@ from standard_tool.content import (
     rich_output,
 )
 from standard_tool.content import ToolOutput as RichOutput
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import from_json_schema
@@ -310,8 +310,8 @@ def to_llama_index(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return StandardLlamaIndexTool(cast("AnyTool", tool), meta)
-    return [StandardLlamaIndexTool(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardLlamaIndexTool(bridge_one(tool, "LlamaIndex"), meta)
+    return [StandardLlamaIndexTool(t, meta) for t in bridge_many(tool, "LlamaIndex")]
 
 
 def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:

@@ -30,7 +30,7 @@ from typing_extensions import Literal, TypeGuard, overload
 from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
 from standard_tool._toolkit import Toolkit
 from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
-from standard_tool.providers._declare import is_one_tool
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import json_text, jsonable, rich_text
@@ -173,8 +173,8 @@ def to_openai_agents(
             not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_openai_agents(cast("AnyTool", tool), strict, meta)
-    return [_to_openai_agents(t, strict, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_openai_agents(bridge_one(tool, "OpenAI Agents"), strict, meta)
+    return [_to_openai_agents(t, strict, meta) for t in bridge_many(tool, "OpenAI Agents")]
 
 
 def _to_openai_agents(

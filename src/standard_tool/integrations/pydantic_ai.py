@@ -35,7 +35,7 @@ from standard_tool._core import (
 from standard_tool._shared import is_async_callable
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, Decode, run_calls
 from standard_tool.providers._text import jsonable, rich_text, text_result
@@ -114,8 +114,8 @@ def to_pydantic_ai(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return _to_pydantic_ai(cast("AnyTool", tool), strict, meta, max_retries)
-    return [_to_pydantic_ai(t, strict, meta, max_retries) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_pydantic_ai(bridge_one(tool, "Pydantic AI"), strict, meta, max_retries)
+    return [_to_pydantic_ai(t, strict, meta, max_retries) for t in bridge_many(tool, "Pydantic AI")]
 
 
 def _to_pydantic_ai(

@@ -43,7 +43,13 @@ from standard_tool._core import StandardToolV0, StandardToolV0Definition, standa
 from standard_tool._toolkit import Toolkit
 from standard_tool.dialects import SchemaConversionError, inline_refs
 from standard_tool.providers._convert_common import PREFIX, ProviderSchemaError, is_object
-from standard_tool.providers._declare import check_name, is_one_tool, parameters
+from standard_tool.providers._declare import (
+    bridge_many,
+    bridge_one,
+    check_name,
+    is_one_tool,
+    parameters,
+)
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.schemas.jsonschema import from_json_schema
 
@@ -265,8 +271,8 @@ def to_semantic_kernel(
             (Semantic Kernel cannot declare ``$defs``).
     """
     if is_one_tool(tool):
-        return _to_semantic_kernel(cast("AnyTool", tool), plugin_name, meta)
-    return [_to_semantic_kernel(t, plugin_name, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return _to_semantic_kernel(bridge_one(tool, "Semantic Kernel"), plugin_name, meta)
+    return [_to_semantic_kernel(t, plugin_name, meta) for t in bridge_many(tool, "Semantic Kernel")]
 
 
 def _to_semantic_kernel(

@@ -39,6 +39,7 @@ from standard_tool._core import (
     StandardToolV0Definition,
     standard_tool,
 )
+from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.dialects import SchemaConversionError, inline_refs
 from standard_tool.providers._convert_common import (
@@ -47,8 +48,9 @@ from standard_tool.providers._convert_common import (
     is_array,
     is_object,
 )
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
+from standard_tool.schemas import InvalidSchemaError
 from standard_tool.schemas.jsonschema import from_json_schema
 
 __all__ = ["SmolagentsToolError", "StandardSmolagentsTool", "from_smolagents", "to_smolagents"]
@@ -212,11 +214,12 @@ class StandardSmolagentsTool(Tool):
             kwargs = {next(iter(self.inputs)): value, **kwargs}
         name = self._standard.name
         own = self._kit.timeout_of(name)
-        result = self._kit.execute(
-            name,
-            _drop_nulls(kwargs, self.inputs, self._required),
-            timeout=RUNNER_TIMEOUT if own is None else own,
-        )
+        arguments = _drop_nulls(kwargs, self.inputs, self._required)
+        timeout = RUNNER_TIMEOUT if own is None else own
+        if self._kit.is_async(name):  # a loop of its own, in a thread when one runs here
+            result = run_blocking(self._kit.aexecute(name, arguments, timeout=timeout))
+        else:
+            result = self._kit.execute(name, arguments, timeout=timeout)
         if result.success:
             return content(result, "smolagents")
         raise SmolagentsToolError(content(result)) from result.exception
@@ -256,8 +259,8 @@ def to_smolagents(
             input is not a JSON object, or it is recursive.
     """
     if is_one_tool(tool):
-        return StandardSmolagentsTool(cast("AnyTool", tool))
-    return [StandardSmolagentsTool(t) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardSmolagentsTool(bridge_one(tool, "smolagents"))
+    return [StandardSmolagentsTool(t) for t in bridge_many(tool, "smolagents")]
 
 
 def _schema_of(native: Tool) -> dict[str, Any]:
@@ -313,10 +316,12 @@ def from_smolagents(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
     async def run(input: Any) -> Any:
         return await asyncio.to_thread(lambda: call(**(input or {})))
 
+    name = str(call.name)
+    try:
+        schema = from_json_schema(_schema_of(native))
+    except InvalidSchemaError as err:
+        raise InvalidSchemaError(f"from_smolagents: tool {name[:80]!r}: {err}") from err
     built: Any = standard_tool(
-        name=str(call.name),
-        description=str(call.description),
-        input_schema=from_json_schema(_schema_of(native)),
-        execute=run,
+        name=name, description=str(call.description), input_schema=schema, execute=run
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -37,7 +37,7 @@ from standard_tool._toolkit import Toolkit
 from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._bedrock import bedrock_content
 from standard_tool.providers._convert_common import is_array, is_object
-from standard_tool.providers._declare import is_one_tool, parameters
+from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS
 from standard_tool.schemas.jsonschema import tool_schema
@@ -236,8 +236,8 @@ def to_strands(
         ProviderSchemaError: the tool's input is not a JSON object.
     """
     if is_one_tool(tool):
-        return StandardStrandsTool(cast("AnyTool", tool), meta)
-    return [StandardStrandsTool(t, meta) for t in cast("Iterable[AnyTool]", tool)]
+        return StandardStrandsTool(bridge_one(tool, "Strands"), meta)
+    return [StandardStrandsTool(t, meta) for t in bridge_many(tool, "Strands")]
 
 
 def _result_of(event: Any) -> Any:

@@ -46,6 +46,7 @@ from standard_tool.providers._mcp import (
 )
 from standard_tool.providers._mcp_caller import session_caller, set_level
 from standard_tool.providers._runner import Tools, toolkit
+from standard_tool.providers._text import sendable
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -111,7 +112,10 @@ def call_result(result: ToolResult, wrap: bool | None) -> dict[str, Any]:
     """Answer one call; ``wrap`` is ``None`` for a tool without an ``outputSchema``."""
     if result.success:
         return unschematized(result.value, wrap)
-    return {"content": [{"type": "text", "text": f"Error: {result.error}"}], "isError": True}
+    return {
+        "content": [{"type": "text", "text": sendable(f"Error: {result.error}")}],
+        "isError": True,
+    }
 
 
 #: Sends one ``notifications/progress`` for the running request: (progress, total, message).
@@ -171,9 +175,9 @@ _MAX_WRAPPERS = 4
 
 def _message(event: ProgressEvent) -> str | None:
     if event.message is not None:
-        return truncate_text(str(event.message), _MAX_MESSAGE)
+        return truncate_text(sendable(str(event.message)), _MAX_MESSAGE)
     if isinstance(event.data, str):
-        return truncate_text(event.data, _MAX_MESSAGE)
+        return truncate_text(sendable(event.data), _MAX_MESSAGE)
     return None
 
 

@@ -38,6 +38,7 @@ from standard_tool.providers._runner import (
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    bounded_output,
     json_text,
     jsonable,
     rich_text,
@@ -180,6 +181,7 @@ def anthropic_content(
         >>> anthropic_content(ToolOutput([Image(b"abc", "image/png")]))
         [{'type': 'image', 'source': {'type': 'base64', 'media_type': 'image/png', 'data': 'YWJj'}}]
     """
+    output = bounded_output(output, max_chars)
     blocks: list[AnthropicContentBlock] = []
     for block in output.content:
         if isinstance(block, Text):

@@ -30,6 +30,7 @@ from standard_tool.providers._convert_common import (
     Plan,
     ProviderSchemaError,
     ToolCache,
+    checked_json_schema,
     is_array,
     is_object,
     reasons_text,
@@ -147,7 +148,8 @@ _CACHE: ToolCache[AnthropicStrictSchema | str] = ToolCache()
 
 def _build(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> AnthropicStrictSchema | str:
     try:
-        return AnthropicStrictSchema.from_json_schema(input_json_schema(tool), name=tool.name)
+        schema = checked_json_schema(input_json_schema(tool), tool.name)
+        return AnthropicStrictSchema.from_json_schema(schema, name=tool.name)
     except AnthropicStrictError as err:
         return str(err)
 

@@ -53,6 +53,7 @@ from standard_tool.providers._sync import run_sync
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    bounded_output,
     json_text,
     jsonable,
     rich_text,
@@ -341,6 +342,7 @@ def bedrock_content(
         >>> bedrock_content(ToolOutput([Image(b"abc", "image/png")]))
         [{'image': {'format': 'png', 'source': {'bytes': b'abc'}}}]
     """
+    output = bounded_output(output, max_chars)
     blocks: list[dict[str, Any]] = []
     for index, block in enumerate(output.content):
         image = _IMAGE_FORMATS.get(block.mime_type) if isinstance(block, Image) else None
@@ -360,7 +362,7 @@ def bedrock_content(
         else:
             blocks.append({"text": rich_text(ToolOutput([block]), consumer, max_chars)})
     if output.structured is not None:
-        data = jsonable(output.structured, max(max_chars, 1))
+        data = jsonable(output.structured, max(max_chars, 1), escape=True)
         text = json_text(data)
         blocks.append(
             {"json": data}

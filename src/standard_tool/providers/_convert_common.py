@@ -6,6 +6,7 @@ Layer: providers (imports the core and the shared helpers; never the package roo
 from __future__ import annotations
 
 import json
+import math
 import sys
 import weakref
 from collections.abc import Callable, Mapping
@@ -83,6 +84,86 @@ def reasons_text(problems: list[str], most: int = 8) -> str:
 def path_text(path: tuple[str | int, ...]) -> str:
     """Return the JSON Pointer of ``path`` (``/`` for the root), as problems show it."""
     return pointer_text(path) or "/"
+
+
+#: Deepest a schema is walked for values JSON cannot carry (deeper is refused too).
+_MAX_JSON_DEPTH = 200
+
+
+def _not_json(value: Any, path: tuple[str | int, ...], depth: int) -> str | None:
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{path_text(path)} is {value!r}"
+    if depth > _MAX_JSON_DEPTH:
+        return f"{path_text(path)} nests deeper than {_MAX_JSON_DEPTH} levels"
+    if isinstance(value, (list, tuple)):
+        items: Any = value  # pyright: ignore[reportUnknownVariableType]
+        for index, item in enumerate(items):
+            found = _not_json(item, (*path, index), depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, Mapping):
+        mapping: Mapping[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        for key, item in mapping.items():
+            if not isinstance(key, str):
+                return (
+                    f"{path_text(path)} has the key {value_text(key, 40)} "
+                    f"({type(key).__name__}), not a string"
+                )
+            found = _not_json(item, (*path, key), depth + 1)
+            if found is not None:
+                return found
+        return None
+    return None  # another object (an enum member...): the provider's client renders it
+
+
+def checked_json_schema(schema: _T, tool_name: str, which: str = "input") -> _T:
+    """Return ``schema``, or raise ``ProviderSchemaError`` for what JSON cannot carry.
+
+    A provider payload must be JSON: a ``NaN`` or an infinity (in ``default``,
+    ``enum``, ``maximum``...) is not, and a key that is not a string would be sent
+    as a string the tool does not check (``{5: ...}`` shown as ``"5"``). Every
+    provider's declaration reads the tool's schema through this.
+    """
+    problem = _not_json(schema, (), 0)
+    if problem is not None:
+        raise ProviderSchemaError(
+            f"{PREFIX}tool {value_text(tool_name, 80)}: the {which} schema is not JSON data: "
+            f"{problem}; JSON has no NaN or infinity and its keys are strings, so no "
+            "provider can be sent it (fix the schema where the tool is built)"
+        )
+    return schema
+
+
+#: Keywords beside a ``$ref`` that describe nothing (a node of only these and ``$ref`` is an alias).
+_NOTES = frozenset({"$ref", "description", "title", "$comment", "examples"})
+
+
+def ref_cycle(root: Mapping[str, Any], ref: str) -> list[str] | None:
+    """Return the ``$ref`` chain by which ``ref`` leads back to itself, or ``None``.
+
+    A ``$defs`` entry that is only a ``$ref`` (an alias) to itself, or to an alias
+    of an alias of it, describes no value: a validator following it never ends.
+    """
+    chain = [ref]
+    while True:
+        target = resolve_local_ref(root, chain[-1])
+        if not is_object(target) or not target.keys() <= _NOTES:
+            return None
+        following = target.get("$ref")
+        if not isinstance(following, str):
+            return None
+        chain.append(following)
+        if following in chain[:-1]:
+            return chain
+
+
+def cycle_text(cycle: list[str]) -> str:
+    """Describe a ``ref_cycle`` for a problem list."""
+    chain = truncate_text(" -> ".join(cycle), 120)
+    return f"only points at itself ({chain}): it describes no value; give it a schema"
 
 
 def resolve_local_ref(root: Mapping[str, Any], ref: str) -> Any:

@@ -14,11 +14,12 @@ from typing_extensions import TypeAlias
 
 from standard_tool._core import StandardToolV0Definition, input_json_schema
 from standard_tool._shared import Snapshot, fresh_copy
-from standard_tool._toolkit import Toolkit
+from standard_tool._toolkit import DuplicateToolNameError, Toolkit
 from standard_tool.providers._convert_common import (
     PREFIX,
     ProviderSchemaError,
     ToolCache,
+    checked_json_schema,
     is_object,
     object_root,
     value_text,
@@ -27,6 +28,8 @@ from standard_tool.providers._convert_common import (
 __all__ = [
     "AnyTool",
     "ManyTools",
+    "bridge_many",
+    "bridge_one",
     "check_name",
     "each",
     "is_one_tool",
@@ -61,6 +64,47 @@ def check_name(tool: AnyTool, pattern: re.Pattern[str], provider: str, rule: str
     return name
 
 
+#: The rule every framework bridge holds a tool's name to (MCP's, quoted from its
+#: specification; a framework with a stricter rule of its own checks that as well).
+BRIDGE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+_BRIDGE_RULE = "1 to 128 letters, digits, '_', '-' and '.'"
+
+
+def bridge_one(tool: object, framework: str) -> AnyTool:
+    """Return ``tool`` when the bridges accept its name; else raise ``ProviderSchemaError``."""
+    one = cast("AnyTool", tool)
+    name: object = getattr(one, "name", None)
+    if not isinstance(name, str) or not BRIDGE_NAME.fullmatch(name):
+        raise ProviderSchemaError(
+            f"{PREFIX}tool name {value_text(name, 80)} is not accepted by the {framework} "
+            f"bridge: use {_BRIDGE_RULE}"
+        )
+    return one
+
+
+def bridge_many(tools: object, framework: str) -> list[AnyTool]:
+    """Return the tools of a ``Toolkit`` or iterable, each name checked, none repeated.
+
+    Raises:
+        ProviderSchemaError: a name the bridges do not accept (the tool named).
+        DuplicateToolNameError: two tools have the same name, which a framework
+            cannot tell apart (a ``Toolkit`` refuses them too).
+    """
+    listed = [bridge_one(tool, framework) for tool in cast("Iterable[object]", tools)]
+    seen: dict[str, int] = {}
+    for tool in listed:
+        seen[tool.name] = seen.get(tool.name, 0) + 1
+    repeated = [
+        f"{value_text(name, 80)} ({count} times)" for name, count in seen.items() if count > 1
+    ]
+    if repeated:
+        raise DuplicateToolNameError(
+            f"{PREFIX}{framework} bridge: duplicate tool names: {', '.join(repeated[:8])}; "
+            "each tool needs a unique name"
+        )
+    return listed
+
+
 _PARAMETERS: ToolCache[Snapshot[dict[str, Any]]] = ToolCache()
 
 
@@ -70,8 +114,9 @@ def parameters(tool: AnyTool) -> dict[str, Any]:
 
 
 def _parameters(tool: AnyTool) -> dict[str, Any]:
+    schema = checked_json_schema(input_json_schema(tool), tool.name)
     try:
-        return plain_parameters(input_json_schema(tool))
+        return plain_parameters(schema)
     except ProviderSchemaError as err:
         raise ProviderSchemaError(f"{err} [tool {tool.name!r}]") from err
 

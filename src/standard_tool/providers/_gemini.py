@@ -30,6 +30,7 @@ from standard_tool.providers._convert_common import (
     Plan,
     ProviderSchemaError,
     ToolCache,
+    checked_json_schema,
     is_array,
     is_object,
     reasons_text,
@@ -209,7 +210,8 @@ _CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 def _build(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
     try:
-        return GeminiParameters.from_json_schema(input_json_schema(tool), name=tool.name)
+        schema = checked_json_schema(input_json_schema(tool), tool.name)
+        return GeminiParameters.from_json_schema(schema, name=tool.name)
     except ProviderSchemaError as err:
         return str(err)
 
@@ -240,9 +242,11 @@ _JSON_CACHE: ToolCache[GeminiParameters | str] = ToolCache()
 
 
 def _build_json(tool: StandardToolV0Definition[Any, Any, Any, Any]) -> GeminiParameters | str:
-    out, plan, problems = rewrite(
-        input_json_schema(tool), GEMINI_JSON_RULES, check_gemini_json_schema
-    )
+    try:
+        schema = checked_json_schema(input_json_schema(tool), tool.name)
+    except ProviderSchemaError as err:
+        return str(err)
+    out, plan, problems = rewrite(schema, GEMINI_JSON_RULES, check_gemini_json_schema)
     if problems:
         return str(_refuse(tool.name, problems))
     if not out.get("properties"):
@@ -547,7 +551,9 @@ def _gemini_json(tool: AnyTool) -> dict[str, Any]:
     out = _declaration(tool, "parametersJsonSchema", gemini_json_parameters)
     output = output_json_schema(tool)
     if output is not None:
-        out["responseJsonSchema"] = _response_schema(output)
+        out["responseJsonSchema"] = _response_schema(
+            checked_json_schema(output, tool.name, "output")
+        )
     return out
 
 

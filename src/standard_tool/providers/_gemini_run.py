@@ -11,6 +11,7 @@ from typing import Any
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
+from standard_tool._shared import truncate_text
 from standard_tool._toolkit import ToolResult
 from standard_tool.content import Content, EmbeddedResource, Image, ToolOutput, rich_output
 from standard_tool.providers._gemini import gemini_json_parameters, gemini_parameters
@@ -30,6 +31,7 @@ from standard_tool.providers._sync import run_sync
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    json_text,
     jsonable,
     rich_text,
     text_result,
@@ -124,7 +126,10 @@ def gemini_rich_response(
             parts.append(part)
     response: dict[str, Any] = {"output": rich_text(ToolOutput(rest), "Gemini", max_chars)}
     if output.structured is not None:
-        response["structured"] = jsonable(output.structured, max(max_chars, 1))
+        data = jsonable(output.structured, max(max_chars, 1), escape=True)
+        text = json_text(data)
+        # JSON data when it fits the bound, else its JSON text, cut (as a plain output is).
+        response["structured"] = data if len(text) <= max_chars else truncate_text(text, max_chars)
     return response, parts
 
 

@@ -35,7 +35,12 @@ from standard_tool.content import (
 from standard_tool.dialects import SchemaConversionError
 from standard_tool.dialects import inline_refs as inline_local_refs
 from standard_tool.providers._check import Problems, SchemaProblem
-from standard_tool.providers._convert_common import ToolCache, is_object, object_root
+from standard_tool.providers._convert_common import (
+    ToolCache,
+    checked_json_schema,
+    is_object,
+    object_root,
+)
 from standard_tool.providers._declare import (
     AnyTool,
     ManyTools,
@@ -52,6 +57,7 @@ from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
     SMALL_INT,
+    bounded_output,
     error_text,
     json_data,
     json_text,
@@ -174,6 +180,7 @@ def _mcp_output(tool: AnyTool) -> tuple[dict[str, Any] | None, bool]:
     schema = output_json_schema(tool)
     if schema is None:
         return None, False
+    checked_json_schema(schema, tool.name, "output")
     root = object_root(schema)
     if root is not None and root.get("type") == "object":
         root.pop("$schema", None)
@@ -400,9 +407,10 @@ def mcp_call_tool_result(
     elif type(outcome) is int and -SMALL_INT < outcome < SMALL_INT:
         plain = str(outcome)
     if plain is not None and len(plain) <= max_chars:
+        value = plain if type(outcome) is str else outcome  # its lone surrogates escaped
         result = {
             "content": [{"type": "text", "text": plain}],
-            "structuredContent": {"result": outcome} if wrap is not False else outcome,
+            "structuredContent": {"result": value} if wrap is not False else value,
             "isError": False,
         }
         if as_model:
@@ -455,21 +463,26 @@ def mcp_content(block: Content) -> dict[str, Any]:
         return {"type": "text", "text": sendable(block.text)}
     if isinstance(block, (Image, Audio)):
         kind = "image" if isinstance(block, Image) else "audio"
-        return {"type": kind, "data": block.base64, "mimeType": block.mime_type}
+        return {"type": kind, "data": block.base64, "mimeType": sendable(block.mime_type)}
     if isinstance(block, ResourceLink):
-        link: dict[str, Any] = {"type": "resource_link", "uri": block.uri, "name": block.name}
+        link: dict[str, Any] = {
+            "type": "resource_link",
+            "uri": sendable(block.uri),
+            "name": sendable(block.name),
+        }
         for key, value in (
             ("mimeType", block.mime_type),
             ("title", block.title),
             ("description", block.description),
-            ("size", block.size),
         ):
             if value is not None:
-                link[key] = value
+                link[key] = sendable(value)
+        if block.size is not None:
+            link["size"] = block.size
         return link
-    resource: dict[str, Any] = {"uri": block.uri}
+    resource: dict[str, Any] = {"uri": sendable(block.uri)}
     if block.mime_type is not None:
-        resource["mimeType"] = block.mime_type
+        resource["mimeType"] = sendable(block.mime_type)
     if block.text is not None:
         resource["text"] = sendable(block.text)
     else:
@@ -519,7 +532,7 @@ def content_from_mcp(block: Mapping[str, Any]) -> Content | None:
 def _rich_result(
     rich: ToolOutput[Any], wrap: bool | None, max_chars: int, error_max_chars: int
 ) -> dict[str, Any]:
-    content: list[Any] = [mcp_content(block) for block in rich.content]
+    content: list[Any] = [mcp_content(block) for block in bounded_output(rich, max_chars).content]
     if rich.structured is None:
         return {"content": content, "isError": False}
     structured = mcp_call_tool_result(

@@ -24,6 +24,7 @@ from standard_tool._context import (
     Root,
 )
 from standard_tool._shared import truncate_text
+from standard_tool.providers._text import jsonable, sendable
 
 if TYPE_CHECKING:
     import asyncio
@@ -102,17 +103,18 @@ class _SessionClient:
         self.session = ctx.session
 
     def _declared(self, capability: Any, what: str) -> None:
-        if not self.session.check_client_capability(capability):
-            raise CallerUnavailableError(
-                f"the MCP client did not declare the {what} capability, so it cannot be asked",
-                capability=what,
-            )
+        # First the channel: a stateless connection knows no capabilities the client declared.
         if not self.session.can_send_request:
             raise CallerUnavailableError(
                 f"this MCP connection cannot carry the {what} request to the client: it has no "
                 "channel for server-to-client requests (stateless HTTP before protocol "
                 "2026-07-28); serve it statefully, or use a client of protocol 2026-07-28, "
                 "which is asked through input-required results"
+            )
+        if not self.session.check_client_capability(capability):
+            raise CallerUnavailableError(
+                f"the MCP client did not declare the {what} capability, so it cannot be asked",
+                capability=what,
             )
 
     def _related(self) -> Any:
@@ -126,7 +128,9 @@ class _SessionClient:
         ctx = self.ctx
         if not _wanted(ctx, level):
             return
-        params = types.LoggingMessageNotificationParams(level=level, data=message, logger=logger)
+        params = types.LoggingMessageNotificationParams(
+            level=level, data=log_data(message), logger=None if logger is None else sendable(logger)
+        )
         await self.session.send_notification(
             types.LoggingMessageNotification(params=params), related_request_id=ctx.request_id
         )
@@ -165,11 +169,27 @@ class _SessionClient:
         return roots_of(result)
 
 
+#: Most values of a log message or an elicitation schema sent (``jsonable``'s budget).
+_MAX_VALUES = 10_000
+
+
+def log_data(message: Any) -> Any:
+    """Return a log message as JSON data a client can read: ``ToolContext.log``'s ``data``.
+
+    JSON data goes as it is; what is not JSON (bytes, an object, a structure
+    too deep, a cycle) goes as a bounded text in its place (``jsonable``). Every
+    string has its lone surrogates escaped.
+    """
+    return jsonable(message, _MAX_VALUES, escape=True)
+
+
 def elicit_request(message: str, schema: dict[str, Any]) -> Any:
     """Build the SDK's ``ElicitRequest`` (a form) for ``ToolContext.elicit``."""
     from mcp import types
 
-    params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+    params = types.ElicitRequestFormParams(
+        message=sendable(message), requested_schema=jsonable(schema, _MAX_VALUES, escape=True)
+    )
     return types.ElicitRequest(params=params)
 
 
@@ -179,10 +199,13 @@ def sample_request(
     """Build the SDK's ``CreateMessageRequest`` for ``ToolContext.sample``."""
     from mcp import types
 
-    text = types.TextContent(type="text", text=prompt)
+    text = types.TextContent(type="text", text=sendable(prompt))
     message = types.SamplingMessage(role="user", content=text)
     params = types.CreateMessageRequestParams(
-        messages=[message], max_tokens=max_tokens, system_prompt=system, temperature=temperature
+        messages=[message],
+        max_tokens=max_tokens,
+        system_prompt=None if system is None else sendable(system),
+        temperature=temperature,
     )
     return types.CreateMessageRequest(params=params)
 

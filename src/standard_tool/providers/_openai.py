@@ -33,10 +33,13 @@ from standard_tool.providers._convert_common import (
     ProviderOptionError,
     ProviderSchemaError,
     ToolCache,
+    checked_json_schema,
+    cycle_text,
     is_array,
     is_object,
     native_input,
     reasons_text,
+    ref_cycle,
     resolve_local_ref,
     value_text,
 )
@@ -64,6 +67,7 @@ from standard_tool.providers._runner import (
 from standard_tool.providers._text import (
     ERROR_MAX_CHARS,
     OUTPUT_MAX_CHARS,
+    bounded_output,
     json_text,
     jsonable,
     rich_text,
@@ -309,8 +313,8 @@ def _parts_of(tool: AnyTool) -> tuple[OpenAIStrictSchema, dict[str, Any]]:
     """``_strict_parts`` of the tool's own copy of its schema, else of a fresh one."""
     kept = native_input(tool)
     if kept is None:
-        return _strict_parts(input_json_schema(tool), own=False)
-    return _strict_parts(kept, own=True)
+        return _strict_parts(checked_json_schema(input_json_schema(tool), tool.name), own=False)
+    return _strict_parts(checked_json_schema(kept, tool.name), own=True)
 
 
 _CACHE: ToolCache[OpenAIStrictSchema] = ToolCache()
@@ -389,6 +393,9 @@ def check_openai_strict(schema: Mapping[str, Any]) -> list[SchemaProblem]:
         defs = schema.get(group)
         if is_object(defs):
             for name, sub in defs.items():
+                cycle = ref_cycle(schema, f"#/{group}/{name}")
+                if cycle is not None:
+                    problems.add((group, name), cycle_text(cycle))
                 _openai_node(schema, sub, (group, name), 0, problems, counts)
     body = schema
     if "$defs" in schema or "definitions" in schema:
@@ -659,6 +666,7 @@ def openai_responses_content(
         >>> openai_responses_content(ToolOutput([Image(b"abc", "image/png")]))
         [{'type': 'input_image', 'image_url': 'data:image/png;base64,YWJj'}]
     """
+    output = bounded_output(output, max_chars)
     items: list[dict[str, Any]] = []
     for block in output.content:
         if isinstance(block, Text):

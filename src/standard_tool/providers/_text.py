@@ -16,17 +16,19 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from standard_tool._shared import is_validation_error, safe_str, truncate_text
-from standard_tool.content import ToolOutput, fallback_text, rich_output
+from standard_tool.content import EmbeddedResource, Text, ToolOutput, fallback_text, rich_output
 
 __all__ = [
     "ERROR_MAX_CHARS",
     "OUTPUT_MAX_CHARS",
+    "bounded_output",
     "error_text",
     "json_data",
     "json_text",
     "jsonable",
     "rich_text",
     "sendable",
+    "structured_text",
     "text_result",
     "wire_text",
 ]
@@ -63,10 +65,11 @@ class _Converter:
     tells whether anything was cut or described instead of converted.
     """
 
-    __slots__ = ("budget", "complete", "int_bits", "open")
+    __slots__ = ("budget", "complete", "escape", "int_bits", "open")
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, escape: bool = False) -> None:
         self.budget = budget
+        self.escape = escape
         self.complete = True
         self.int_bits = _int_limit_bits()
         self.open: set[int] = set()  # ids of the containers being converted (cycles)
@@ -81,7 +84,9 @@ class _Converter:
             return self.cut("...")
         if depth > _MAX_DEPTH:
             return self.cut("...")
-        if value is None or isinstance(value, (bool, str)):
+        if isinstance(value, str):
+            return sendable(value) if self.escape and not value.isascii() else value
+        if value is None or isinstance(value, bool):
             return value
         if isinstance(value, int):
             if self.int_bits and value.bit_length() > self.int_bits:
@@ -127,24 +132,26 @@ class _Converter:
 
     def key(self, key: Any) -> str:
         if isinstance(key, str):
-            return key
+            return sendable(key) if self.escape and not key.isascii() else key
         self.budget -= 1
         return safe_str(key, ERROR_MAX_CHARS)
 
 
-def jsonable(value: Any, budget: int = OUTPUT_MAX_CHARS) -> Any:
+def jsonable(value: Any, budget: int = OUTPUT_MAX_CHARS, *, escape: bool = False) -> Any:
     """Convert ``value`` to JSON data: dicts with string keys, lists, strings, numbers, bools, None.
 
     Never raises. At most ``budget`` values are visited and 64 levels descended;
     past that, and for a cycle, a non-finite float, an int too long to print or an
-    object it cannot convert, a short text stands in.
+    object it cannot convert, a short text stands in. With ``escape`` every string
+    (keys too) is ``sendable``, its lone surrogates escaped: data a client receives
+    as such (MCP's ``structuredContent``, a log message) must be encodable as UTF-8.
     """
-    return _Converter(budget).convert(value, 0)
+    return _Converter(budget, escape).convert(value, 0)
 
 
 def json_data(value: Any, budget: int) -> tuple[Any, bool]:
-    """Return ``jsonable(value, budget)`` and whether it is complete (nothing stood in)."""
-    converter = _Converter(budget)
+    """Return ``jsonable(value, budget, escape=True)`` and whether it is complete."""
+    converter = _Converter(budget, escape=True)
     data = converter.convert(value, 0)
     return data, converter.complete
 
@@ -182,6 +189,39 @@ def wire_text(value: Any) -> str:
     return safe_str(value, ERROR_MAX_CHARS)
 
 
+def bounded_output(output: ToolOutput[Any], max_chars: int) -> ToolOutput[Any]:
+    """Cut the text of a rich result: its text blocks hold ``max_chars`` characters at most.
+
+    The text of the ``Text`` blocks and of the text ``EmbeddedResource`` blocks,
+    in order, shares the one bound (a block past it keeps a cut text, so no block
+    disappears); every text is ``sendable``. Blocks of other kinds and the
+    structured value are unchanged. ``output`` itself is returned when nothing
+    changed.
+    """
+    left = max(max_chars, 0)
+    blocks: list[Any] = []
+    changed = False
+    for block in output.content:
+        if isinstance(block, Text) or (isinstance(block, EmbeddedResource) and block.text):
+            text = block.text or ""
+            cut = truncate_text(sendable(text), left)
+            left = max(left - len(cut), 0)
+            if cut is not text:
+                changed = True
+                block = (
+                    Text(cut)
+                    if isinstance(block, Text)
+                    else EmbeddedResource(block.uri, text=cut, mime_type=block.mime_type)
+                )
+        blocks.append(block)
+    return ToolOutput(blocks, output.structured) if changed else output
+
+
+def structured_text(structured: Any, max_chars: int) -> str:
+    """Write a rich result's structured value as JSON text, cut at ``max_chars``."""
+    return truncate_text(json_text(jsonable(structured, max(max_chars, 1))), max_chars)
+
+
 #: JSON text of the scalars a tool most often returns, without the converter.
 _SCALAR_TEXT: dict[Any, str] = {None: "null", True: "true", False: "false"}
 
@@ -195,12 +235,12 @@ def rich_text(output: ToolOutput[Any], consumer: str, max_chars: int = OUTPUT_MA
     parts = [fallback_text(block, consumer) for block in output.content]
     if output.structured is not None:
         parts.append(json_text(jsonable(output.structured, max(max_chars, 1))))
-    return sendable(truncate_text("\n".join(parts), max_chars))
+    return truncate_text(sendable("\n".join(parts)), max_chars)
 
 
 def _output_text(value: Any, max_chars: int) -> str:
     if isinstance(value, str):
-        return sendable(truncate_text(value, max_chars))
+        return truncate_text(sendable(value), max_chars)
     kind = value.__class__
     if kind is bool or value is None:
         return truncate_text(_SCALAR_TEXT[value], max_chars)

@@ -31,10 +31,12 @@ from standard_tool.providers._convert_common import (
     Plan,
     RefPlan,
     accepts_null,
+    cycle_text,
     is_array,
     is_object,
     object_root,
     path_text,
+    ref_cycle,
     resolve_local_ref,
     value_text,
 )
@@ -209,6 +211,9 @@ class Walker:
                     defs = self.root.get(group)
                     if is_object(defs):
                         for name, sub in defs.items():
+                            cycle = ref_cycle(root, f"#/{group}/{name}")
+                            if cycle is not None:
+                                self._problem((group, name), cycle_text(cycle))
                             out, plan = self.node(sub, (group, name), 0)
                             self.defs_out[name] = out
                             self.def_plans[f"#/{group}/{name}"] = plan

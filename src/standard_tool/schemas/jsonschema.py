@@ -206,9 +206,10 @@ _VALIDATORS = ECMA_VALIDATORS
 # --------------------------------------------------------------------------------------
 
 #: How deep a schema document may nest (objects and arrays, counted before anything
-#: walks it recursively): ``jsonschema`` checks a schema recursively, and about 100
-#: levels of ``properties`` (200 of the document) exhaust Python's stack.
-MAX_SCHEMA_DEPTH = 128
+#: walks it recursively): ``jsonschema`` checks a schema recursively, about eight
+#: frames a level, and 122 levels of ``items`` exhausted Python's stack at a call
+#: (issue 35: a tool then built and failed every call). 96 leaves a call 200 frames.
+MAX_SCHEMA_DEPTH = 96
 
 _REFERENCE_KEYS = ("$ref", "$dynamicRef")
 
