@@ -186,7 +186,29 @@ def to_google_genai(
         ProviderSchemaError: a name Gemini refuses, an input schema Gemini
             cannot express, or a property name that is not a Python identifier
             (named in the message).
+        ImportError: the installed google-genai is older than 2.34 (the newest
+            release for Python 3.10 is), which cannot declare these functions.
     """
+    _check_sdk()
     if is_one_tool(tool):
         return _function(cast("AnyTool", tool))
     return [_function(t) for t in cast("Iterable[AnyTool]", tool)]
+
+
+#: The first google-genai release that declares a function from its annotations'
+#: JSON Schema, which the functions made here rely on.
+FIRST_RELEASE = (2, 34)
+
+
+def _check_sdk() -> None:
+    import importlib.metadata
+    import re
+
+    found = importlib.metadata.version("google-genai")
+    release = tuple(int(part) for part in re.findall(r"\d+", found)[:2])
+    if release < FIRST_RELEASE:
+        raise ImportError(
+            f"{PREFIX}to_google_genai needs google-genai 2.34 or later, found {found[:40]}; "
+            "on Python 3.10, whose newest google-genai is older, declare the tools with "
+            "to_gemini(...) and run the calls with run_gemini_function_calls(...) instead"
+        )
