@@ -255,13 +255,17 @@ async def _found(options: TaskOptions, task_id: str) -> dict[str, str]:
             reason,
         )
         ended["error"] = json.dumps({"code": -32603, "message": reason})
-        expires = _epoch(task["createdAt"]) + task["ttlMs"] / 1000
         try:
-            await options.store.set(task_id, ended, expires)
+            await options.store.set(task_id, ended, _expiry(task))
         except TaskStoreError as err:
             raise _store_failed(err) from err
         fields = {**fields, **ended}
     return fields
+
+
+def _expiry(task: Mapping[str, Any]) -> float:
+    """Return when a stored task expires (epoch seconds): its creation plus its ``ttlMs``."""
+    return _epoch(str(task["createdAt"])) + float(task["ttlMs"]) / 1000
 
 
 def _epoch(text: str) -> float:
@@ -305,8 +309,7 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
                 checked = checked_answer(key, method, given)
                 answers[answer_field(key)] = json.dumps(checked, ensure_ascii=True)
         if answers:
-            task = task_envelope(fields)
-            expires = _epoch(task["createdAt"]) + task["ttlMs"] / 1000
+            expires = _expiry(task_envelope(fields))
             try:
                 await options.store.set(task_id, answers, expires)
                 done = [ask_field(name[len("answer:") :]) for name in answers]
@@ -320,8 +323,7 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
         task_id = _task_id(ctx, params)
         fields = await _found(options, task_id)
         if not is_terminal(fields):
-            task = task_envelope(fields)
-            expires = _epoch(task["createdAt"]) + task["ttlMs"] / 1000
+            expires = _expiry(task_envelope(fields))
             try:
                 await options.store.set(task_id, {"cancel": "1"}, expires)
             except TaskStoreError as err:
