@@ -78,8 +78,9 @@ def test_calls_after_one_process_stops_are_answered_by_the_others() -> None:
 
     HAProxy's health check takes the stopped process out; calls started after it
     is out of the rotation all succeed, on the two others. Calls in flight when the
-    signal arrives are counted, not judged: uvicorn finishes them, and a refused
-    connection is sent again to another process.
+    signal arrives are counted, not judged: uvicorn finishes most of them, HAProxy
+    sends a refused connection again to another process, but a request already on a
+    connection the stopping process closes can end without an answer.
     """
     during: list[tuple[int, str]] = []
     after: list[tuple[int, str]] = []
@@ -92,9 +93,15 @@ def test_calls_after_one_process_stops_are_answered_by_the_others() -> None:
                 made = 0
                 while (count is None and not done.is_set()) or (count is not None and made < count):
                     body, headers = _call("test_simple_text", made)
-                    reply = await client.post(url, json=body, headers=headers)
-                    into.append((reply.status_code, reply.headers.get("X-Served-By", "")))
                     made += 1
+                    try:
+                        reply = await client.post(url, json=body, headers=headers)
+                    except httpx.TransportError as err:
+                        if count is not None:  # after the stop, every call must be answered
+                            raise
+                        into.append((0, type(err).__name__))  # during it, counted
+                        continue
+                    into.append((reply.status_code, reply.headers.get("X-Served-By", "")))
 
             callers = [asyncio.create_task(caller(during, None)) for _ in range(8)]
             await asyncio.sleep(0.3)

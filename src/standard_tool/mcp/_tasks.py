@@ -168,9 +168,13 @@ class RedisTaskStore:
         return self._client
 
     async def _run(self, what: str, operation: Callable[[Any], Awaitable[Any]]) -> Any:
+        import redis.exceptions
+
+        # Whichever fires first, our deadline or the client's socket timeout, is a timeout.
+        timeouts = (asyncio.TimeoutError, TimeoutError, redis.exceptions.TimeoutError)
         try:
             return await asyncio.wait_for(operation(self._redis()), self.timeout)
-        except (asyncio.TimeoutError, TimeoutError) as err:
+        except timeouts as err:
             raise TaskStoreError(
                 f"the Redis task store did not answer within {self.timeout:g} s ({what})"
             ) from err
