@@ -37,7 +37,9 @@ for name in "${names[@]}"; do
     fi
     venv=".venvs/int-$name"
     echo "== integration: $name (Python $version)"
-    ensure_venv "$python" "$venv" -e . --group test -r "$dir/requirements.txt"
+    keyed=""  # setup.sh may install into the venv too: a kept venv is keyed by it
+    [ -f "$dir/setup.sh" ] && keyed="$dir/setup.sh"
+    VENV_KEY_FILES="$keyed" ensure_venv "$python" "$venv" -e . --group test -r "$dir/requirements.txt"
     if [ -f "$dir/setup.sh" ]; then
         (cd "$dir" && PATH="$PWD/../../$venv/bin:$PATH" bash setup.sh)
     fi

@@ -85,7 +85,11 @@ for python in "${pythons[@]}"; do
     version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     dir=".venvs/py$version"
     echo "== Python $version ($python)"
-    ensure_venv "$python" "$dir" -e ".[all]" --group test
+    extra=()  # the tools' groups, when .ci/run made this venv the tools' one
+    if [ "$dir" = "${STANDARD_TOOL_TOOLS_VENV:-}" ]; then
+        read -ra extra <<<"${STANDARD_TOOL_TOOLS_GROUPS:-}"
+    fi
+    ensure_venv "$python" "$dir" -e ".[all]" --group test "${extra[@]+"${extra[@]}"}"
     bash scripts/fetch_test_suite.sh "$dir/bin/python"
     echo "-- running the core suite on Python $version (a few minutes; a dot per passed test)"
     code=0
