@@ -65,7 +65,12 @@ def options() -> object:
 
 
 def make_app() -> object:
-    """Serve ``TOOLS`` statelessly, tasks in the store ``TASK_STORE_URL`` names."""
+    """Serve ``TOOLS`` statelessly, tasks in the store ``TASK_STORE_URL`` names.
+
+    Answers are JSON bodies, or event streams when ``TASK_EVENTS`` is set (what
+    ``subscriptions/listen`` needs).
+    """
     from standard_tool.mcp import http_app
 
-    return http_app(TOOLS, stateless=True, json_response=True, tasks=options())
+    json_response = not os.environ.get("TASK_EVENTS")
+    return http_app(TOOLS, stateless=True, json_response=json_response, tasks=options())

@@ -89,10 +89,10 @@ def _acknowledged(result: dict[str, Any]) -> bool:
 
 
 @contextmanager
-def _task_server(store: str = "memory") -> Iterator[int]:
+def _task_server(store: str = "memory", events: bool = False) -> Iterator[int]:
     port = _free_port()
     args = [sys.executable, "-m", "uvicorn", "--factory", "task_tools:make_app"]
-    env = {**ENV, "TASK_STORE_URL": store}
+    env = {**ENV, "TASK_STORE_URL": store, **({"TASK_EVENTS": "1"} if events else {})}
     with _process([*args, "--port", str(port)], port, env=env):
         yield port
 
@@ -294,3 +294,116 @@ async def test_a_store_that_never_answers_fails_within_its_timeout() -> None:
         with anyio.fail_after(10), pytest.raises(TaskStoreError, match="did not answer within"):
             await store.set("x", {"task": "{}"}, time.time() + 60)
         await store.aclose()
+
+
+@contextmanager
+def _listen(
+    port: int, notifications: dict[str, Any], capabilities: dict[str, Any] | None = None
+) -> Iterator[Iterator[dict[str, Any]]]:
+    """Open ``subscriptions/listen`` (id ``"watch"``); yield its frames as they arrive."""
+    import httpx
+
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+        "io.modelcontextprotocol/clientCapabilities": WITH_TASKS
+        if capabilities is None
+        else capabilities,
+    }
+    body = {
+        "jsonrpc": "2.0",
+        "id": "watch",
+        "method": "subscriptions/listen",
+        "params": {"notifications": notifications, "_meta": meta},
+    }
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": PROTOCOL,
+        "Mcp-Method": "subscriptions/listen",
+    }
+    url = f"http://127.0.0.1:{port}/mcp"
+    with (
+        httpx.Client(timeout=30) as client,
+        client.stream("POST", url, json=body, headers=headers) as answer,
+    ):
+
+        def frames() -> Iterator[dict[str, Any]]:
+            if answer.headers["content-type"].startswith("application/json"):
+                yield json.loads(answer.read())
+                return
+            for line in answer.iter_lines():
+                if line.startswith("data:") and line[5:].strip():
+                    yield json.loads(line[5:])
+
+        yield frames()
+
+
+@pytest.fixture(scope="module")
+def events_port() -> Iterator[int]:
+    with _task_server(events=True) as served:
+        yield served
+
+
+def test_a_listening_client_is_told_each_change_of_its_tasks(events_port: int) -> None:
+    """``notifications/tasks`` on ``subscriptions/listen``: each status once, as tasks/get says."""
+    asked = _call(events_port, "ask_later", {})["result"]
+    assert asked["resultType"] == "task"
+    task_id = asked["taskId"]
+    with _listen(events_port, {"taskIds": [task_id, "no-such-task"]}) as frames:
+        ack = next(frames)
+        assert ack["method"] == "notifications/subscriptions/acknowledged"
+        assert ack["params"]["notifications"] == {"taskIds": [task_id, "no-such-task"]}
+        assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "watch"
+        statuses: list[str] = []
+        told_all: list[dict[str, Any]] = []
+        for frame in frames:
+            assert frame["method"] == "notifications/tasks", frame
+            told = frame["params"]
+            told_all.append(told)
+            assert told["taskId"] == task_id  # the unknown id never fires
+            assert told["_meta"]["io.modelcontextprotocol/subscriptionId"] == "watch"
+            statuses.append(told["status"])
+            if told["status"] == "input_required":
+                (key,) = told["inputRequests"]
+                assert told["inputRequests"][key]["method"] == "elicitation/create"
+                answer = {key: {"action": "accept", "content": {"name": "Ada"}}}
+                update = {"taskId": task_id, "inputResponses": answer}
+                assert _acknowledged(_rpc(events_port, "tasks/update", update)["result"])
+            if told["status"] == "completed":
+                assert told["result"]["content"][0]["text"] == "Hello, Ada!"
+                break
+    # Each change once, in order: the answered question brings the task back to
+    # working, unless it completed before the store was read again.
+    assert statuses[:2] == ["working", "input_required"], statuses
+    assert statuses[2:] in (["working", "completed"], ["completed"]), statuses
+    times = [told["lastUpdatedAt"] for told in told_all]
+    assert times == sorted(times)
+    assert len(set(times)) == len(times), "each change has its own lastUpdatedAt"
+
+
+@pytest.mark.parametrize(
+    ("task_ids", "expected"),
+    [
+        ("one", "notifications.taskIds must be a list of task ids"),
+        (["fine", 5], "notifications.taskIds[1]: expected a task id"),
+        (["x" * 201], "notifications.taskIds[0]: expected a task id"),
+        ([""], "notifications.taskIds[0]: expected a task id"),
+        ([f"t{n}" for n in range(101)], "names 101 tasks; one stream watches at most 100"),
+    ],
+)
+def test_a_bad_list_of_task_ids_is_refused_naming_it(
+    events_port: int, task_ids: object, expected: str
+) -> None:
+    with _listen(events_port, {"taskIds": task_ids}) as frames:
+        refused = next(frames)
+    assert refused["error"]["code"] == -32602, refused
+    assert expected in refused["error"]["message"]
+    assert len(refused["error"]["message"]) < 300
+
+
+def test_task_ids_from_a_client_without_the_extension_are_not_honored(events_port: int) -> None:
+    task_id = _call(events_port, "sleepy", {"seconds": 0.5})["result"]["taskId"]
+    plain = {"elicitation": {}}
+    with _listen(events_port, {"taskIds": [task_id]}, capabilities=plain) as frames:
+        ack = next(frames)
+    assert ack["method"] == "notifications/subscriptions/acknowledged"
+    assert ack["params"]["notifications"] == {}

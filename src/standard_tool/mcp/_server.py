@@ -712,12 +712,18 @@ def server(
     # running tools/list for every call.
     if _takes_input_schemas(Server):  # mcp 2.3 and later
         server_options.setdefault("get_tool_input_schema", served.input_schema)
+    # subscriptions/listen (2026-07-28): list changes of live tools, and the status
+    # notifications of tasks.
+    bus = None
     if live is not None:
-        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+        from mcp.server.subscriptions import InMemorySubscriptionBus
 
         bus = InMemorySubscriptionBus()
-        server_options.setdefault("on_subscriptions_listen", ListenHandler(bus))
         live.on_change(lambda kit: served.update(kit, bus))
+    if live is not None or task_options is not None:
+        from standard_tool.mcp._listen import Listen
+
+        server_options.setdefault("on_subscriptions_listen", Listen(bus, task_options))
     with warnings.catch_warnings():
         # The SDK marks logging deprecated from protocol 2026-07-28; clients of the
         # versions before it still set their level with it.

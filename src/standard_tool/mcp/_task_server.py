@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -17,6 +18,7 @@ from typing_extensions import Literal
 from standard_tool._shared import truncate_text
 from standard_tool.mcp._rounds import KINDS, Rounds, checked_answer
 from standard_tool.mcp._tasks import (
+    CHANGED,
     TASKS_EXTENSION,
     MemoryTaskStore,
     TaskLink,
@@ -34,7 +36,13 @@ from standard_tool.mcp._tasks import (
 if TYPE_CHECKING:
     from standard_tool._toolkit import ToolResult
 
-__all__ = ["TaskOptions", "declares_tasks", "install_task_handlers", "run_maybe_as_task"]
+__all__ = [
+    "TaskOptions",
+    "declares_tasks",
+    "find_task",
+    "install_task_handlers",
+    "run_maybe_as_task",
+]
 
 TaskSupport = Literal["optional", "required"]
 _MAX_ID = 200
@@ -236,7 +244,8 @@ def _task_id(ctx: Any, params: Any) -> str:
     return str(task_id)
 
 
-async def _found(options: TaskOptions, task_id: str) -> dict[str, str]:
+async def find_task(options: TaskOptions, task_id: str) -> dict[str, str]:
+    """Return a stored task's fields (a stopped process's task marked failed), or -32602."""
     try:
         fields = await options.store.get(task_id)
     except TaskStoreError as err:
@@ -292,13 +301,13 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
 
     async def get(ctx: Any, params: TaskParams) -> dict[str, Any]:
         gate(ctx, "tasks/get")
-        fields = await _found(options, _task_id(ctx, params))
+        fields = await find_task(options, _task_id(ctx, params))
         return {"resultType": "complete", **detailed(fields)}
 
     async def update(ctx: Any, params: UpdateParams) -> dict[str, Any]:
         gate(ctx, "tasks/update")
         task_id = _task_id(ctx, params)
-        fields = await _found(options, task_id)
+        fields = await find_task(options, task_id)
         answers: dict[str, str] = {}
         for key, given in params.inputResponses.items():
             asked = fields.get(ask_field(key))
@@ -311,7 +320,7 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
         if answers:
             expires = _expiry(task_envelope(fields))
             try:
-                await options.store.set(task_id, answers, expires)
+                await options.store.set(task_id, {**answers, CHANGED: repr(time.time())}, expires)
                 done = [ask_field(name[len("answer:") :]) for name in answers]
                 await options.store.delete(task_id, done)
             except TaskStoreError as err:
@@ -321,7 +330,7 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
     async def cancel(ctx: Any, params: TaskParams) -> dict[str, Any]:
         gate(ctx, "tasks/cancel")
         task_id = _task_id(ctx, params)
-        fields = await _found(options, task_id)
+        fields = await find_task(options, task_id)
         if not is_terminal(fields):
             expires = _expiry(task_envelope(fields))
             try:

@@ -43,6 +43,8 @@ TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 _TERMINAL = frozenset({"completed", "failed", "cancelled"})
 _ASK = "ask:"
 _ANSWER = "answer:"
+#: When the task's questions last changed (epoch seconds): asked, or answered.
+CHANGED = "changed"
 _MAX_MESSAGE = 300
 
 
@@ -229,6 +231,14 @@ def task_envelope(fields: Mapping[str, str]) -> dict[str, Any]:
     asked = [name for name in fields if name.startswith(_ASK)]
     if task["status"] == "working" and asked:
         task["status"] = "input_required"
+    changed = fields.get(CHANGED)
+    if task["status"] in ("working", "input_required") and changed is not None:
+        try:  # a question asked or answered since the status was stored
+            stored = datetime.fromisoformat(str(task["lastUpdatedAt"]).replace("Z", "+00:00"))
+            if float(changed) > stored.timestamp():
+                task["lastUpdatedAt"] = _iso(float(changed))
+        except (ValueError, OverflowError, OSError):
+            pass
     return task
 
 
@@ -321,7 +331,8 @@ class TaskLink:
         self.waiting[key] = answer
         text = json.dumps(request, separators=(",", ":"), ensure_ascii=True)
         try:
-            await self.store.set(self.task_id, {ask_field(key): text}, self.expires)
+            asked = {ask_field(key): text, CHANGED: repr(time.time())}
+            await self.store.set(self.task_id, asked, self.expires)
             return await answer
         finally:
             self.waiting.pop(key, None)
