@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import shutil
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests_integration" / "mcp_scale"))
 
-from standard_tool.mcp import MemoryTaskStore, RedisTaskStore, TaskStore
+from scale import redis_server  # type: ignore[import-not-found]  # noqa: E402
+
+from standard_tool.mcp import MemoryTaskStore, RedisTaskStore, TaskStore  # noqa: E402
 
 
 async def _lives(store: TaskStore, count: int) -> float:
@@ -43,29 +46,6 @@ async def _lives(store: TaskStore, count: int) -> float:
     return (time.perf_counter() - started) / count
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _start_redis() -> tuple[subprocess.Popen[bytes], int] | None:
-    """A throwaway ``redis-server`` on 127.0.0.1 (no persistence), or ``None`` without one."""
-    if not shutil.which("redis-server"):
-        return None
-    port = _free_port()
-    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-    redis = subprocess.Popen([*args, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return redis, port
-
-
 async def _measure(stores: dict[str, TaskStore], lives: int, rounds: int) -> dict[str, float]:
     best = dict.fromkeys(stores, float("inf"))
     for _ in range(rounds):
@@ -79,17 +59,13 @@ async def _measure(stores: dict[str, TaskStore], lives: int, rounds: int) -> dic
 
 def main(lives: int, rounds: int) -> None:
     stores: dict[str, TaskStore] = {"memory": MemoryTaskStore(max_tasks=lives + 1)}
-    started = _start_redis()
-    if started is None:
-        print("no redis-server on this machine: the memory store alone")
-    else:
-        stores["redis"] = RedisTaskStore(f"redis://127.0.0.1:{started[1]}/0")
-    try:
+    with contextlib.ExitStack() as stack:
+        if shutil.which("redis-server") is None:
+            print("no redis-server on this machine: the memory store alone")
+        else:
+            redis = stack.enter_context(redis_server())
+            stores["redis"] = RedisTaskStore(redis.url)
         best = asyncio.run(_measure(stores, lives, rounds))
-    finally:
-        if started is not None:
-            started[0].terminate()
-            started[0].wait(10)
     print(f"{'store':<8} {'per task life':>14}  (create, poll, beat, finish, read)")
     for name, seconds in best.items():
         print(f"{name:<8} {seconds * 1e6:>11.1f} us")

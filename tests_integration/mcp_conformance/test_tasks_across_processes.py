@@ -8,17 +8,12 @@ other. ``.ci/run`` installs Debian's ``redis-server``; without it this fails, sa
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -26,26 +21,15 @@ sys.path.insert(0, str(ROOT))
 from tests.test_mcp_serve import ENV, _free_port, _process  # noqa: E402
 from tests.test_mcp_tasks import _call, _rpc, _until  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tests_integration" / "mcp_scale"))
+from scale import redis_server  # type: ignore[import-not-found]  # noqa: E402
+
 
 @contextmanager
 def _redis() -> Iterator[str]:
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.fail("redis-server is not installed (Debian package redis-server; .ci/run adds it)")
-    port = _free_port()
-    args = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    """A throwaway ``redis-server`` on 127.0.0.1: the scale harness's (``mcp_scale/scale.py``)."""
+    with redis_server() as redis:
+        yield redis.url
 
 
 @contextmanager
