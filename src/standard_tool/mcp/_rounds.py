@@ -76,6 +76,11 @@ def _invalid(message: str) -> Exception:
     return MCPError(code=INVALID_PARAMS, message=message)
 
 
+#: The keys of legacy rounds, which never sign a state (their questions go to the
+#: client directly, or on a task): one set for the process, not one per call.
+_UNSIGNED = RequestStateKeys.ephemeral()
+
+
 class Rounds:
     """One round of a multi-round call: the answers given so far, the questions asked now.
 
@@ -117,7 +122,7 @@ class Rounds:
     @classmethod
     def for_legacy(cls, base: Caller) -> Rounds:
         """Return rounds of a connection before 2026-07-28: asking ``base`` until detached."""
-        made = cls(RequestStateKeys.ephemeral(), "", {}, None)
+        made = cls(_UNSIGNED, "", {}, None)
         made.legacy = base
         return made
 
