@@ -8,12 +8,12 @@ top-level ``await`` is a syntax error there, so an example that awaits wraps it 
 from __future__ import annotations
 
 import re
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.env_checks import run_block
 
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -58,15 +58,7 @@ def test_doc_example_runs(source: str, path: Path, line: int) -> None:
         distribution, release = NEEDS[path]
         if _release(distribution) < release:
             pytest.skip(f"{path} needs {distribution} {'.'.join(map(str, release))} or later")
-    padded = "\n" * (line - 1) + source  # tracebacks point at the Markdown line
-    code = compile(padded, str(path), "exec", dont_inherit=True)  # no top-level await
-    # A real module, so dataclasses, pydantic and typing can resolve names in it.
-    module = types.ModuleType(f"doc_example_{path.stem.replace('-', '_')}_{line}")
-    sys.modules[module.__name__] = module
-    try:
-        exec(code, module.__dict__)
-    finally:
-        del sys.modules[module.__name__]
+    run_block(path, source, line)  # no top-level await: it would not compile
 
 
 def test_no_example_uses_top_level_await() -> None:
