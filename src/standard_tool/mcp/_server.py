@@ -933,7 +933,7 @@ def serve(
 
     stdio = server(tools, **common)
 
-    async def run() -> None:
+    async def serve_stdio() -> None:
         async with _stdin_lines() as lines:
             stdin: Any = lines  # the SDK only iterates the lines of the stdin it is given
             async with stdio_server(stdin=stdin) as (read_stream, write):
@@ -944,7 +944,7 @@ def serve(
     import asyncio
 
     try:
-        anyio.run(run)
+        anyio.run(_until_interrupted, serve_stdio)
     except KeyboardInterrupt:
         _end_abandoned_calls(exit_code=130)
         raise
@@ -952,6 +952,44 @@ def serve(
         _end_abandoned_calls(exit_code=130)
         raise KeyboardInterrupt from None
     _end_abandoned_calls()
+
+
+async def _until_interrupted(serving: Callable[[], Awaitable[None]]) -> None:
+    """Run ``serving()``; on Ctrl-C, cancel it and raise ``KeyboardInterrupt`` once it ended.
+
+    Python's own Ctrl-C handling (``asyncio.run``) cancels the main task natively,
+    and a cancel scope of the server that is ending at that very moment can absorb
+    that cancellation, leaving the server running. A cancel scope of our own, which
+    the server's scopes cannot absorb, ends it every time; a second Ctrl-C raises at
+    once. Where signals cannot be handled by the loop (Windows, a thread that is not
+    the main one), Python's own handling stays.
+    """
+    import signal
+
+    import anyio
+
+    loop = asyncio.get_running_loop()
+    interrupted = False
+    with anyio.CancelScope() as scope:
+
+        def on_interrupt() -> None:
+            nonlocal interrupted
+            if interrupted:  # a second Ctrl-C: out now, whatever is still ending
+                raise KeyboardInterrupt
+            interrupted = True
+            scope.cancel()
+
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):
+            await serving()
+            return
+        try:
+            await serving()
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 class _PipeLines:
