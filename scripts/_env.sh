@@ -12,7 +12,7 @@
 # interrupted build is never reused: a virtualenv counts only once its first install
 # has succeeded. Delete the folder to start afresh (for example, for newer releases).
 ensure_venv() {
-    local python="$1" dir="$2" cached="" built
+    local python="$1" dir="$2" cached="" built target
     shift 2
     if [ -n "${STANDARD_TOOL_VENV_CACHE:-}" ]; then
         cached="$STANDARD_TOOL_VENV_CACHE/$(basename "$dir")-$(venv_key "$python" "$@")"
@@ -31,11 +31,14 @@ ensure_venv() {
         "$python" -m venv "${cached:-$dir}"  # a link to a venv not yet made: make its target
         built=1
     fi
+    # pip runs by the kept virtualenv's own path, not through the link: the scripts it
+    # installs name their interpreter by the path pip ran with.
+    target="${cached:-$dir}"
     # Dependency groups need pip >= 25.1.
     echo "-- $dir: pip >= 25.1"
-    pip_install "$dir/bin/python" --upgrade "pip>=25.1"
+    pip_install "$target/bin/python" --upgrade "pip>=25.1"
     echo "-- $dir: installing $*"
-    pip_install "$dir/bin/python" "$@"
+    pip_install "$target/bin/python" "$@"
     if [ -n "$cached" ]; then
         touch "$cached/.installed"
         # Kept: the newest virtualenv of each DIR, and others used in the last 14 days.

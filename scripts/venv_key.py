@@ -52,6 +52,8 @@ def key(target: str, args: list[str]) -> str:
     groups = project.get("dependency-groups", {})
     files = _following(args, "-r") + os.environ.get("VENV_KEY_FILES", "").split()
     parts = {
+        # The layout of a kept virtualenv; a new one sets every key apart from the old.
+        "layout": 2,
         "python": described,
         "args": args,
         "dependencies": project["project"].get("dependencies", []),

@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # A stand-in interpreter: ``-m venv DIR`` makes DIR/bin/python (itself); ``-m pip
 # install`` prints what a real pip prints, and fails when asked for "missing-package".
 FAKE_PYTHON = """#!/usr/bin/env bash
+[ -n "${FAKE_LOG:-}" ] && echo "$0 $*" >> "$FAKE_LOG"
 if [ "$1 $2" = "-m venv" ]; then
     mkdir -p "$3/bin" && cp "$0" "$3/bin/python" && exit 0
 fi
@@ -39,6 +40,7 @@ def _ensure_venv(
     env = {k: v for k, v in os.environ.items() if k != "STANDARD_TOOL_VENV_CACHE"}
     if cache is not None:
         env["STANDARD_TOOL_VENV_CACHE"] = str(cache)
+    env["FAKE_LOG"] = str(tmp_path / "calls.log")
     return subprocess.run(
         ["bash", "-c", script, "ensure_venv", str(fake), str(tmp_path / "venv"), *args],
         cwd=cwd,
@@ -105,6 +107,10 @@ def test_a_kept_virtualenv_is_reused_until_what_it_installs_changes(tmp_path: Pa
     assert kept.startswith("venv-")
     assert (tmp_path / "venv").resolve() == cache / kept  # DIR is a link to the kept one
     assert (cache / kept / ".installed").exists()
+    # pip runs by the kept one's own path: the scripts it writes must not name the link.
+    pips = [c for c in (tmp_path / "calls.log").read_text().splitlines() if " -m pip " in c]
+    assert pips
+    assert all(c.startswith(f"{cache / kept}/bin/python ") for c in pips), pips
 
     again = _ensure_venv(tmp_path, *args, cache=cache, cwd=project)
     assert again.stdout.splitlines()[0] == f"-- {tmp_path / 'venv'}: reusing {cache / kept} " + (
