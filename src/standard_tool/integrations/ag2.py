@@ -43,7 +43,7 @@ from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import to_openai_chat
 from standard_tool.providers._runner import RUNNER_TIMEOUT, Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, json_text, jsonable
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["AG2Call", "AG2ToolError", "StandardAG2Tool", "from_ag2", "to_ag2"]
 
@@ -278,7 +278,7 @@ def from_ag2(function_tool: FunctionTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = build_tool(
         name=definition.name,
         description=definition.description,
-        input_schema=from_json_schema(definition.parameters),
+        input_schema=tool_schema(definition.parameters, "from_ag2", definition.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -49,7 +49,7 @@ from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import to_openai_chat
 from standard_tool.providers._runner import RUNNER_TIMEOUT, Call, content, run_calls
 from standard_tool.providers._text import json_text, jsonable, rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "AgentFrameworkCall",
@@ -369,7 +369,7 @@ def from_agent_framework(function_tool: FunctionTool) -> StandardToolV0[Any, Any
     built: Any = build_tool(
         name=name,
         description=function_tool.description or "",
-        input_schema=from_json_schema(function_tool.parameters()),
+        input_schema=tool_schema(function_tool.parameters(), "from_agent_framework", name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -48,7 +48,7 @@ from standard_tool.content import (
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["AgnoCall", "AgnoToolError", "from_agno", "to_agno"]
 
@@ -357,7 +357,7 @@ def from_agno(native: Function | Callable[..., Any]) -> StandardToolV0[Any, Any,
     built: Any = build_tool(
         name=name,
         description=function.description or "",
-        input_schema=from_json_schema(function.parameters),
+        input_schema=tool_schema(function.parameters, "from_agno", name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

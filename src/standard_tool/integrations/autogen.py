@@ -39,7 +39,7 @@ from standard_tool._core import (
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "AutoGenCall",
@@ -290,7 +290,7 @@ def from_autogen(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=native.name,
         description=native.description,
-        input_schema=from_json_schema(dict(schema)),
+        input_schema=tool_schema(dict(schema), "from_autogen", native.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -35,7 +35,7 @@ from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardCrewAITool", "from_crewai", "to_crewai"]
 
@@ -199,7 +199,7 @@ def from_crewai(crewai_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=crewai_tool.name,
         description=crewai_tool.description,
-        input_schema=from_json_schema(schema),
+        input_schema=tool_schema(schema, "from_crewai", crewai_tool.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

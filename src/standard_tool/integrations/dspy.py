@@ -31,7 +31,7 @@ from standard_tool._shared import fresh_copy, run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardDSPyTool", "from_dspy", "to_dspy"]
 
@@ -204,7 +204,7 @@ def from_dspy(dspy_tool: dspy.Tool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=dspy_tool.name or "tool",
         description=dspy_tool.desc or "",
-        input_schema=from_json_schema(schema),
+        input_schema=tool_schema(schema, "from_dspy", dspy_tool.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -54,7 +54,7 @@ from standard_tool.providers._gemini_run import (
     gemini_rich_response,
 )
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardAdkTool", "from_google_adk", "to_google_adk"]
 
@@ -281,7 +281,7 @@ def from_google_adk(adk_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=adk_tool.name,
         description=adk_tool.description or "",
-        input_schema=from_json_schema(_input_schema(declaration)),
+        input_schema=tool_schema(_input_schema(declaration), "from_google_adk", adk_tool.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -37,7 +37,7 @@ from standard_tool.content import Content, EmbeddedResource, Image, Text, ToolOu
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
 from standard_tool.providers._text import rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["HaystackCall", "StandardHaystackTool", "from_haystack", "to_haystack"]
 
@@ -270,7 +270,7 @@ def from_haystack(native: Tool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=native.name,
         description=native.description,
-        input_schema=from_json_schema(native.parameters),
+        input_schema=tool_schema(native.parameters, "from_haystack", native.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

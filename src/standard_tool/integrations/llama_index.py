@@ -55,7 +55,7 @@ from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "LlamaIndexToolError",
@@ -371,7 +371,7 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
     built: Any = standard_tool(
         name=name,
         description=metadata.description,
-        input_schema=from_json_schema(declared),
+        input_schema=tool_schema(declared, "from_llama_index", name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

@@ -41,7 +41,7 @@ from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import to_openai_chat
 from standard_tool.providers._runner import RUNNER_TIMEOUT, Call, content, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "MirascopeToolError",
@@ -282,7 +282,7 @@ def from_mirascope(
     built: Any = build_tool(
         name=native.name,
         description=native.description,
-        input_schema=from_json_schema(schema),
+        input_schema=tool_schema(schema, "from_mirascope", native.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)

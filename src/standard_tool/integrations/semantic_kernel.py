@@ -51,7 +51,7 @@ from standard_tool.providers._declare import (
     parameters,
 )
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
-from standard_tool.schemas.jsonschema import from_json_schema
+from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
     "SemanticKernelCall",
@@ -352,7 +352,7 @@ def from_semantic_kernel(function: KernelFunction) -> StandardToolV0[Any, Any, A
     built: Any = standard_tool(
         name=function.name,
         description=function.description or "",
-        input_schema=from_json_schema(_schema_of(function)),
+        input_schema=tool_schema(_schema_of(function), "from_semantic_kernel", function.name),
         execute=run,
     )
     return cast("StandardToolV0[Any, Any, Any, Any]", built)
