@@ -109,3 +109,45 @@ def test_a_tool_with_a_broken_schema_is_refused_naming_the_bridge_and_the_tool(
     assert message.startswith(f"{bridge}: tool 'odd_one': "), message
     assert "properties/x/pattern" in message
     assert len(message) < 500
+
+
+def _shout() -> Any:
+    from standard_tool import tool
+
+    @tool
+    def shout(text: str) -> str:
+        """Upper-case a text."""
+        return text.upper()
+
+    return shout
+
+
+POSITIONAL = "Error: input validation failed: {} positional argument{} given; pass every"
+
+
+@pytest.mark.parametrize("given", [("hi",), ("hi", "there"), ({"text": "hi"},)])
+def test_a_converted_tool_called_by_position_answers_a_tool_error(given: tuple[Any, ...]) -> None:
+    """Issue 35: CrewAI and DSPy raised a bare TypeError; LlamaIndex dropped the value."""
+    import asyncio
+
+    from standard_tool.integrations.crewai import to_crewai
+    from standard_tool.integrations.dspy import to_dspy
+    from standard_tool.integrations.llama_index import to_llama_index
+
+    expected = POSITIONAL.format(len(given), "" if len(given) == 1 else "s")
+    crewai_tool = to_crewai(_shout())
+    dspy_tool = to_dspy(_shout())
+    llama_tool = to_llama_index(_shout())
+    texts = [
+        crewai_tool.run(*given),
+        dspy_tool(*given),
+        asyncio.run(dspy_tool.acall(*given)),
+    ]
+    for output in (llama_tool.call(*given), asyncio.run(llama_tool.acall(*given))):
+        assert output.is_error is True
+        texts.append(str(output.content))
+    assert all(text.startswith(expected) for text in texts), texts
+    # By name, the same tools answer as usual.
+    assert crewai_tool.run(text="hi") == "HI"
+    assert dspy_tool(text="hi") == "HI"
+    assert llama_tool.call(text="hi").content == "HI"

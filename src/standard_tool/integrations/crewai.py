@@ -34,7 +34,7 @@ from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
-from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._runner import Call, content, positional_refused, run_calls
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardCrewAITool", "from_crewai", "to_crewai"]
@@ -95,12 +95,16 @@ class StandardCrewAITool(BaseTool):
             (result,) = await asyncio.to_thread(asyncio.run, run)
         return content(result, "CrewAI")
 
-    def _run(self, **kwargs: Any) -> str:
+    def _run(self, *args: Any, **kwargs: Any) -> str:
         """Run one call from CrewAI's sync path; return the text the model reads."""
+        if args:
+            return content(positional_refused(self.standard_tool.name, len(args)), "CrewAI")
         return run_blocking(self._call(kwargs))
 
-    async def _arun(self, **kwargs: Any) -> str:
+    async def _arun(self, *args: Any, **kwargs: Any) -> str:
         """Run one call from CrewAI's async path; return the text the model reads."""
+        if args:
+            return content(positional_refused(self.standard_tool.name, len(args)), "CrewAI")
         return await self._call(kwargs)
 
 

@@ -30,7 +30,7 @@ from standard_tool._core import StandardToolV0, StandardToolV0Definition, standa
 from standard_tool._shared import fresh_copy, run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
-from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._runner import Call, content, positional_refused, run_calls
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardDSPyTool", "from_dspy", "to_dspy"]
@@ -94,12 +94,16 @@ class StandardDSPyTool(dspy.Tool):
             (result,) = await asyncio.to_thread(asyncio.run, run)
         return content(result, "DSPy")
 
-    def __call__(self, **kwargs: Any) -> str:
+    def __call__(self, *args: Any, **kwargs: Any) -> str:
         """Run one call from sync code; return the text the model reads."""
+        if args:
+            return content(positional_refused(self.standard_tool.name, len(args)), "DSPy")
         return run_blocking(self._run(kwargs))
 
-    async def acall(self, **kwargs: Any) -> str:
+    async def acall(self, *args: Any, **kwargs: Any) -> str:
         """Run one call; return the text the model reads."""
+        if args:
+            return content(positional_refused(self.standard_tool.name, len(args)), "DSPy")
         return await self._run(kwargs)
 
 

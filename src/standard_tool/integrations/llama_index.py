@@ -53,7 +53,7 @@ from standard_tool.content import (
 )
 from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
-from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._runner import Call, content, positional_refused, run_calls
 from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import tool_schema
 
@@ -261,11 +261,28 @@ class StandardLlamaIndexTool(FunctionTool):
 
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run one call from sync code; return its ``ToolOutput``."""
+        if args:
+            return self._positional(args, kwargs)
         return run_blocking(self._run(kwargs))
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run one call; return its ``ToolOutput``."""
+        if args:
+            return self._positional(args, kwargs)
         return await self._run(kwargs)
+
+    def _positional(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToolOutput:
+        """Refuse a call given arguments by position (LlamaIndex would drop them)."""
+        name = self.standard_tool.name
+        refused = positional_refused(name, len(args))
+        kwargs.pop(_CONTEXT, None)
+        return ToolOutput(
+            tool_name=name,
+            content=content(refused),
+            raw_input={"args": list(args), "kwargs": dict(kwargs)},
+            raw_output=refused.error,
+            is_error=True,
+        )
 
 
 @overload

@@ -31,6 +31,7 @@ __all__ = [
     "items",
     "list_or_field",
     "not_one_call",
+    "positional_refused",
     "run_calls",
     "toolkit",
     "view_decoder",
@@ -238,6 +239,20 @@ async def run_calls(
         for index, result in zip(placed, ran, strict=True):
             results[index] = result
     return results
+
+
+def positional_refused(name: str, given: int) -> ToolResult:
+    """Return the failed call of a framework that passed ``given`` arguments by position.
+
+    A tool's input is one object, its arguments by name; a bridge answers a
+    positional call with this error (the model or the caller can correct it)
+    rather than a bare ``TypeError`` or a value silently dropped.
+    """
+    error = (
+        f"input validation failed: {given} positional argument{'s' if given != 1 else ''} "
+        "given; pass every argument by name (the input is an object)"
+    )
+    return ToolResult(name, None, False, error=error)
 
 
 def content(result: ToolResult, consumer: str | None = None) -> str:
