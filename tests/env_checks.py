@@ -85,3 +85,40 @@ def run_block(path: Path, source: str, line: int) -> None:
         exec(code, module.__dict__)
     finally:
         del sys.modules[module.__name__]
+
+
+def page_tests(pages: list[str], *, least: int = 2, only_here: bool = True) -> dict[str, Any]:
+    """Return the three tests of an environment's pages by name, for its module's globals.
+
+    ``test_the_page_has_examples`` (at least ``least`` ```` ```py ```` blocks, and,
+    with ``only_here``, no ```` ```python ```` block for the core suite),
+    ``test_doc_example_runs`` (each block, as a script) and
+    ``test_a_pages_examples_import_only_what_its_install_line_installs``.
+    """
+    import pytest
+
+    from tests.page_installs import unmet_imports
+
+    blocks = page_blocks(pages)
+
+    @pytest.mark.parametrize("page", pages)
+    def test_the_page_has_examples(page: str) -> None:
+        text = (DOCS / page).read_text(encoding="utf-8")
+        assert len(FENCE.findall(text)) >= least
+        assert not only_here or "```python" not in text
+
+    @pytest.mark.parametrize(("page", "source", "line"), blocks)
+    def test_doc_example_runs(page: str, source: str, line: int) -> None:
+        run_block(DOCS / page, source, line)
+
+    @pytest.mark.parametrize("page", pages)
+    def test_a_pages_examples_import_only_what_its_install_line_installs(page: str) -> None:
+        own = [(line, source) for p, source, line in (b.values for b in blocks) if p == page]
+        assert unmet_imports(DOCS / page, own) == []
+
+    made = (
+        test_the_page_has_examples,
+        test_doc_example_runs,
+        test_a_pages_examples_import_only_what_its_install_line_installs,
+    )
+    return {test.__name__: test for test in made}
