@@ -1,8 +1,8 @@
 """Issue 35: a framework tool whose schema is no JSON Schema is refused naming the tool.
 
-Agno, AutoGen and Haystack tools carrying a ``pattern`` that is no regular expression:
-``from_<framework>`` refuses each with ``InvalidSchemaError`` naming the bridge and
-the tool, then what is wrong and where.
+Agno, AutoGen, Haystack and Semantic Kernel tools carrying a ``pattern`` that is no
+regular expression: ``from_<framework>`` refuses each with ``InvalidSchemaError``
+naming the bridge and the tool, then what is wrong and where.
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ import pytest
 
 from standard_tool.schemas import InvalidSchemaError
 
-BROKEN: dict[str, Any] = {
-    "type": "object",
-    "properties": {"x": {"type": "string", "pattern": "("}},
-}
+PROPERTIES: dict[str, Any] = {"x": {"type": "string", "pattern": "("}}
+BROKEN: dict[str, Any] = {"type": "object", "properties": PROPERTIES}
 
 
 def echo(x: str) -> str:
@@ -58,9 +56,28 @@ def _haystack() -> tuple[Any, Callable[[Any], Any]]:
     return made, from_haystack
 
 
+def _semantic_kernel() -> tuple[Any, Callable[[Any], Any]]:
+    from semantic_kernel.functions import KernelFunctionFromMethod, kernel_function
+
+    from standard_tool.integrations.semantic_kernel import from_semantic_kernel
+
+    @kernel_function(name="odd_one", description="Echo.")
+    def odd_one(x: str) -> str:
+        return x
+
+    made = KernelFunctionFromMethod(method=odd_one, plugin_name="tools")
+    made.metadata.parameters[0].schema_data = PROPERTIES["x"]  # changed after SK read it
+    return made, from_semantic_kernel
+
+
 @pytest.mark.parametrize(
     ("bridge", "make"),
-    [("from_agno", _agno), ("from_autogen", _autogen), ("from_haystack", _haystack)],
+    [
+        ("from_agno", _agno),
+        ("from_autogen", _autogen),
+        ("from_haystack", _haystack),
+        ("from_semantic_kernel", _semantic_kernel),
+    ],
 )
 def test_a_tool_with_a_broken_schema_is_refused_naming_the_bridge_and_the_tool(
     bridge: str, make: Callable[[], tuple[Any, Callable[[Any], Any]]]
