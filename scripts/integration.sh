@@ -41,7 +41,10 @@ for name in "${names[@]}"; do
     [ -f "$dir/setup.sh" ] && keyed="$dir/setup.sh"
     VENV_KEY_FILES="$keyed" ensure_venv "$python" "$venv" -e . --group test -r "$dir/requirements.txt"
     if [ -f "$dir/setup.sh" ]; then
-        (cd "$dir" && PATH="$PWD/../../$venv/bin:$PATH" bash setup.sh)
+        # The venv's real path, not a link to a kept one: what setup.sh installs with
+        # pip (pyright...) names its interpreter by the path pip ran with.
+        bin="$(cd "$venv/bin" && pwd -P)"
+        (cd "$dir" && PATH="$bin:$PATH" bash setup.sh)
     fi
     if ! "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir=. -c pyproject.toml "$dir"; then
         failed+=("$name")
