@@ -122,3 +122,22 @@ def page_tests(pages: list[str], *, least: int = 2, only_here: bool = True) -> d
         test_a_pages_examples_import_only_what_its_install_line_installs,
     )
     return {test.__name__: test for test in made}
+
+
+#: A tool schema that is no JSON Schema (its ``pattern`` is no regular expression).
+BROKEN_PROPERTIES: dict[str, Any] = {"x": {"type": "string", "pattern": "("}}
+BROKEN_SCHEMA: dict[str, Any] = {"type": "object", "properties": BROKEN_PROPERTIES}
+
+
+def check_refused_naming(bridge: str, convert: Any, native: Any) -> None:
+    """``convert(native)`` refuses a broken schema naming ``bridge``, tool ``odd_one``, the path."""
+    import pytest
+
+    from standard_tool.schemas import InvalidSchemaError
+
+    with pytest.raises(InvalidSchemaError) as refused:
+        convert(native)
+    message = str(refused.value)
+    assert message.startswith(f"{bridge}: tool 'odd_one': "), message
+    assert "properties/x/pattern" in message
+    assert len(message) < 500
