@@ -8,9 +8,9 @@
 # -r, the tables of pyproject.toml they install and the files in VENV_KEY_FILES.
 # Change any of them and the next run builds a new one (and deletes the old one of
 # the same DIR); change none and the run only reinstalls the project itself. One
-# unused for 14 days is deleted. An
-# interrupted build is never reused: a virtualenv counts only once its first install
-# has succeeded. Delete the folder to start afresh (for example, for newer releases).
+# unused for 14 days is deleted. An interrupted build is never reused: a virtualenv
+# counts only once its first install has succeeded. Delete the folder to start
+# afresh (for example, for newer releases).
 ensure_venv() {
     local python="$1" dir="$2" cached="" built target
     shift 2

@@ -27,6 +27,7 @@ from standard_tool.mcp._tasks import (
     answer_field,
     ask_field,
     detailed,
+    epoch_of,
     is_terminal,
     stale,
     task_envelope,
@@ -258,7 +259,7 @@ async def find_task(options: TaskOptions, task_id: str) -> dict[str, str]:
         ended = task_fields(
             task_id,
             "failed",
-            _epoch(task["createdAt"]),
+            epoch_of(task["createdAt"]),
             task["ttlMs"] / 1000,
             task["pollIntervalMs"] / 1000,
             reason,
@@ -274,13 +275,7 @@ async def find_task(options: TaskOptions, task_id: str) -> dict[str, str]:
 
 def _expiry(task: Mapping[str, Any]) -> float:
     """Return when a stored task expires (epoch seconds): its creation plus its ``ttlMs``."""
-    return _epoch(str(task["createdAt"])) + float(task["ttlMs"]) / 1000
-
-
-def _epoch(text: str) -> float:
-    from datetime import datetime
-
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    return epoch_of(str(task["createdAt"])) + float(task["ttlMs"]) / 1000
 
 
 def install_task_handlers(srv: Any, options: TaskOptions) -> None:

@@ -220,6 +220,11 @@ def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).isoformat().replace("+00:00", "Z")
 
 
+def epoch_of(text: str) -> float:
+    """Return the epoch seconds of a task's ISO 8601 time (``createdAt``, ``lastUpdatedAt``)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
 def new_task_id() -> str:
     """Return an unguessable task id (128 random bits)."""
     return os.urandom(16).hex()
@@ -234,8 +239,7 @@ def task_envelope(fields: Mapping[str, str]) -> dict[str, Any]:
     changed = fields.get(CHANGED)
     if task["status"] in ("working", "input_required") and changed is not None:
         try:  # a question asked or answered since the status was stored
-            stored = datetime.fromisoformat(str(task["lastUpdatedAt"]).replace("Z", "+00:00"))
-            if float(changed) > stored.timestamp():
+            if float(changed) > epoch_of(str(task["lastUpdatedAt"])):
                 task["lastUpdatedAt"] = _iso(float(changed))
         except (ValueError, OverflowError, OSError):
             pass
