@@ -9,15 +9,16 @@ it writes stays within the bound, and every string in it can be encoded.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
 
 from standard_tool import standard_tool
-from standard_tool.content import Audio, EmbeddedResource, Image, ResourceLink, Text, ToolOutput
+from standard_tool.content import EmbeddedResource, Text, ToolOutput
+from standard_tool.integrations.langchain import langchain_content
+from standard_tool.integrations.openai_agents import openai_agents_content
+from standard_tool.integrations.pydantic_ai import pydantic_ai_content
 from standard_tool.providers import (
     anthropic_content,
     anthropic_tool_result,
@@ -32,33 +33,7 @@ from standard_tool.providers import (
     run_openai_responses_tool_calls,
     text_result,
 )
-
-#: Keys whose strings are not text a model reads: base64 data, names of kinds.
-_NOT_TEXT = {
-    "type",
-    "status",
-    "name",
-    "data",
-    "image_url",
-    "file_data",
-    "media_type",
-    "format",
-    "mimeType",
-    "uri",
-}
-
-
-def _texts(payload: Any, key: str | None = None) -> Iterator[str]:
-    if isinstance(payload, str):
-        if key not in _NOT_TEXT:
-            yield payload
-    elif isinstance(payload, dict):
-        for k, v in payload.items():  # pyright: ignore[reportUnknownVariableType]
-            yield from _texts(v, str(k))  # pyright: ignore[reportUnknownArgumentType]
-    elif isinstance(payload, list):
-        for item in payload:  # pyright: ignore[reportUnknownVariableType]
-            yield from _texts(item, key)
-
+from tests.content_bounds import assert_within_bound, bound_cases, texts_of
 
 CONSUMERS: dict[str, Callable[[ToolOutput[Any], int], Any]] = {
     "anthropic_content": anthropic_content,
@@ -72,47 +47,42 @@ CONSUMERS: dict[str, Callable[[ToolOutput[Any], int], Any]] = {
     "text_result": lambda o, n: text_result(o, max_chars=n),
 }
 
-_TEXT = st.text(max_size=300) | st.builds(
-    lambda n, c: c * n, st.integers(0, 5_000), st.text(min_size=1, max_size=1)
-)
-_BLOCK = st.one_of(
-    st.builds(Text, _TEXT),
-    st.builds(lambda t: EmbeddedResource("file:///r.txt", text=t, mime_type="text/plain"), _TEXT),
-    st.just(Image(b"\x89PNG", "image/png")),
-    st.just(Audio(b"RIFF", "audio/wav")),
-    st.just(EmbeddedResource("file:///r.pdf", blob=b"%PDF", mime_type="application/pdf")),
-    st.builds(lambda d: ResourceLink("file:///l", "l", description=d), st.text(max_size=50)),
-)
-_OUTPUT = st.builds(
-    ToolOutput,
-    st.lists(_BLOCK, max_size=6),
-    st.none() | st.dictionaries(st.text(max_size=5), _TEXT, max_size=3),
-)
-
-#: A fallback line (an image, a link...) is bounded on its own: 200 characters a label.
-_LABELS = 1_000
-
 
 @pytest.mark.parametrize("consumer", CONSUMERS)
-@given(output=_OUTPUT, max_chars=st.integers(0, 2_000))
-@example(output=ToolOutput([Text("x" * 1_000)]), max_chars=10)
-@example(output=ToolOutput([EmbeddedResource("u", text="y" * 1_000)]), max_chars=10)
-@example(output=ToolOutput([], {"k": "z" * 1_000}), max_chars=10)
-@example(output=ToolOutput([Text("\ud800" * 20)]), max_chars=5)
+@bound_cases
 def test_the_text_of_a_rich_result_stays_within_max_chars(
     consumer: str, output: ToolOutput[Any], max_chars: int
 ) -> None:
-    written = CONSUMERS[consumer](output, max_chars)
-    texts = list(_texts(written))
-    for text in texts:
-        text.encode("utf-8")
-    texts_in = sum(
-        isinstance(b, Text) or getattr(b, "text", None) is not None for b in output.content
-    )
-    others = sum(not isinstance(b, Text) for b in output.content)  # a line with a label
-    # the blocks' text, the structured text, a line break between blocks, the labels
-    bound = 2 * max_chars + texts_in + 1 + _LABELS * others
-    assert sum(map(len, texts)) <= bound
+    assert_within_bound(list(texts_of(CONSUMERS[consumer](output, max_chars))), output, max_chars)
+
+
+def _pydantic_ai_texts(written: Any) -> list[str]:
+    from pydantic_ai.messages import ToolReturn
+
+    parts = written.content if isinstance(written, ToolReturn) else written
+    texts = [part for part in parts if isinstance(part, str)]
+    if isinstance(written, ToolReturn):
+        texts += texts_of(written.return_value)
+    return texts
+
+
+#: The bridges in ``[all]`` whose writers carry rich results as their framework's blocks;
+#: each gives the texts it wrote.
+BRIDGES: dict[str, Callable[[ToolOutput[Any], int], list[str]]] = {
+    "langchain_content": lambda o, n: list(texts_of(langchain_content(o, n))),
+    "openai_agents_content": lambda o, n: list(
+        texts_of([item.model_dump() for item in openai_agents_content(o, n)])
+    ),
+    "pydantic_ai_content": lambda o, n: _pydantic_ai_texts(pydantic_ai_content(o, n)),
+}
+
+
+@pytest.mark.parametrize("bridge", BRIDGES)
+@bound_cases
+def test_a_bridge_writes_a_rich_result_within_max_chars(
+    bridge: str, output: ToolOutput[Any], max_chars: int
+) -> None:
+    assert_within_bound(BRIDGES[bridge](output, max_chars), output, max_chars)
 
 
 def _huge() -> Any:
@@ -137,4 +107,16 @@ async def test_the_runners_answer_a_million_characters_with_the_default_bound() 
     }
     bedrock = await run_bedrock_tool_calls(converse, [_huge()])
     for reply in (anthropic, responses, bedrock):
-        assert sum(map(len, _texts(reply))) <= 100_000 + 100, json.dumps(reply)[:200]
+        assert sum(map(len, texts_of(reply))) <= 100_000 + 100, json.dumps(reply)[:200]
+
+
+def test_a_langchain_tool_answers_a_million_characters_with_the_default_bound() -> None:
+    from langchain_core.messages import ToolMessage
+
+    from standard_tool.integrations.langchain import to_langchain
+
+    message = to_langchain(_huge()).invoke(
+        {"type": "tool_call", "name": "huge", "args": {}, "id": "a"}
+    )
+    assert isinstance(message, ToolMessage)
+    assert sum(map(len, texts_of(message.content))) <= 100_000 + 100

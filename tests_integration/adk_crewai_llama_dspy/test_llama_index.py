@@ -21,11 +21,13 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallB
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 from llama_index.core.workflow import Context
+from tests.content_bounds import HUGE_OUTPUTS, assert_within_bound
 from tests.context_tools import index, whoami
 from tests.fakes.tools import PlainTool
 from tests_integration.adk_crewai_llama_dspy.tools import explode, forecast, tag_count
 
 from standard_tool import StandardToolValidationError, Toolkit, standard_tool
+from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.integrations.llama_index import (
     LlamaIndexToolError,
     StandardLlamaIndexTool,
@@ -34,6 +36,7 @@ from standard_tool.integrations.llama_index import (
     to_llama_index,
 )
 from standard_tool.providers import to_openai_chat
+from standard_tool.providers._text import OUTPUT_MAX_CHARS
 
 Script = list[Any]
 
@@ -388,3 +391,14 @@ def test_a_llama_index_tool_answering_with_media_blocks_comes_back_as_a_tool_out
         EmbeddedResource("document:r.pdf", blob=b"%PDF-1.4", mime_type="application/pdf"),
     )
     assert [type(b) for b in plain] == [TextBlock]
+
+
+@pytest.mark.parametrize("output", HUGE_OUTPUTS, ids=range(len(HUGE_OUTPUTS)))
+def test_a_rich_result_is_written_within_the_output_bound(output: RichOutput[Any]) -> None:
+    from llama_index.core.base.llms.types import TextBlock
+
+    from standard_tool.integrations.llama_index import _llama_blocks  # pyright: ignore[reportPrivateUsage]
+
+    blocks = _llama_blocks(output)
+    texts = [block.text for block in blocks if isinstance(block, TextBlock)]
+    assert_within_bound(texts, output, OUTPUT_MAX_CHARS)

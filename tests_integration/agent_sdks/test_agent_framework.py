@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from agent_framework import Agent, FunctionInvocationContext, tool
 from agent_framework.openai import OpenAIChatCompletionClient
+from tests.content_bounds import HUGE_OUTPUTS, assert_within_bound, bound_cases
 from tests.context_tools import whoami
 from tests.fakes.server import FakeModel, serve_fake_model
 from tests_integration.five_frameworks.chat import (
@@ -34,14 +35,17 @@ from tests_integration.five_frameworks.chat import (
 from tests_integration.strands.streaming import serve_streaming_fake_model
 
 from standard_tool import StandardToolValidationError, Toolkit, standard_tool
+from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.integrations.agent_framework import (
     AgentFrameworkCall,
     AgentFrameworkToolError,
     StandardAgentFrameworkTool,
+    agent_framework_content,
     from_agent_framework,
     to_agent_framework,
 )
 from standard_tool.providers import ProviderSchemaError, to_openai_chat
+from standard_tool.providers._text import OUTPUT_MAX_CHARS
 
 
 @pytest.fixture
@@ -384,3 +388,17 @@ def test_the_readme_cell_agent_framework_tool_coerces_a_string_to_an_int() -> No
     asyncio.run(add.invoke(arguments={"a": "3", "b": 4}))
 
     assert seen == [3]
+
+
+def _af_texts(items: list[Any]) -> list[str]:
+    return [item.text for item in items if item.type == "text"]
+
+
+@bound_cases
+def test_a_rich_result_is_written_within_max_chars(output: RichOutput[Any], max_chars: int) -> None:
+    assert_within_bound(_af_texts(agent_framework_content(output, max_chars)), output, max_chars)
+
+
+@pytest.mark.parametrize("output", HUGE_OUTPUTS, ids=range(len(HUGE_OUTPUTS)))
+def test_a_rich_result_is_written_within_the_default_bound(output: RichOutput[Any]) -> None:
+    assert_within_bound(_af_texts(agent_framework_content(output)), output, OUTPUT_MAX_CHARS)

@@ -20,10 +20,12 @@ from haystack.dataclasses import ChatMessage, ToolCall
 from haystack.tools import Tool
 from haystack.tools import tool as haystack_tool
 from haystack.tools.errors import ToolInvocationError
+from tests.content_bounds import HUGE_OUTPUTS, assert_within_bound
 from tests.context_tools import whoami
 from tests_integration.five_frameworks.chat import explode, forecast, tag_count
 
 from standard_tool import StandardToolValidationError, standard_tool
+from standard_tool.content import ToolOutput
 from standard_tool.integrations.haystack import (
     HaystackCall,
     StandardHaystackTool,
@@ -31,6 +33,7 @@ from standard_tool.integrations.haystack import (
     to_haystack,
 )
 from standard_tool.providers import to_openai_chat
+from standard_tool.providers._text import OUTPUT_MAX_CHARS
 
 
 class Script:
@@ -299,3 +302,14 @@ def test_a_haystack_tool_answering_with_image_parts_comes_back_as_a_tool_output(
     )
     said = asyncio.run(from_haystack(words).execute({}))
     assert [p.text for p in said] == ["hello"]
+
+
+@pytest.mark.parametrize("output", HUGE_OUTPUTS, ids=range(len(HUGE_OUTPUTS)))
+def test_a_rich_result_is_written_within_the_output_bound(output: ToolOutput[Any]) -> None:
+    from haystack.dataclasses import TextContent
+
+    from standard_tool.integrations.haystack import _haystack_parts  # pyright: ignore[reportPrivateUsage]
+
+    parts = _haystack_parts(output)
+    texts = [part.text for part in parts if isinstance(part, TextContent)]
+    assert_within_bound(texts, output, OUTPUT_MAX_CHARS)

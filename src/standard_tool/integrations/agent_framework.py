@@ -48,7 +48,12 @@ from standard_tool.content import (
 from standard_tool.providers._declare import is_one_tool
 from standard_tool.providers._openai import to_openai_chat
 from standard_tool.providers._runner import RUNNER_TIMEOUT, Call, content, run_calls
-from standard_tool.providers._text import json_text, jsonable, rich_text
+from standard_tool.providers._text import (
+    OUTPUT_MAX_CHARS,
+    bounded_output,
+    rich_text,
+    structured_text,
+)
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
@@ -217,7 +222,9 @@ def _answer(result: ToolResult, *, raw: bool) -> Any:
     return agent_framework_content(rich)
 
 
-def agent_framework_content(output: ToolOutput[Any]) -> list[AfContent]:
+def agent_framework_content(
+    output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS
+) -> list[AfContent]:
     """Write a rich result as Agent Framework ``Content`` items.
 
     A ``Text`` is a text item; an ``Image``, ``Audio`` or an ``EmbeddedResource``
@@ -225,8 +232,10 @@ def agent_framework_content(output: ToolOutput[Any]) -> list[AfContent]:
     its text (Agent Framework's clients refuse a URI item without a media type).
     The structured value follows as its JSON text. Agent
     Framework's Responses client sends the data items to the model; its Chat
-    Completions client sends the text items only.
+    Completions client sends the text items only. The text items share
+    ``max_chars`` and the structured value's text is cut at it.
     """
+    output = bounded_output(output, max_chars)
     items: list[AfContent] = []
     for block in output.content:
         if isinstance(block, (Image, Audio)):
@@ -236,9 +245,10 @@ def agent_framework_content(output: ToolOutput[Any]) -> list[AfContent]:
                 AfContent.from_data(block.blob, block.mime_type or "application/octet-stream")
             )
         else:
-            items.append(AfContent.from_text(rich_text(ToolOutput([block]), "Agent Framework")))
+            text = rich_text(ToolOutput([block]), "Agent Framework", max_chars)
+            items.append(AfContent.from_text(text))
     if output.structured is not None:
-        items.append(AfContent.from_text(json_text(jsonable(output.structured))))
+        items.append(AfContent.from_text(structured_text(output.structured, max_chars)))
     return items
 
 

@@ -36,7 +36,7 @@ from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.content import Content, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import RUNNER_TIMEOUT, content
-from standard_tool.providers._text import rich_text
+from standard_tool.providers._text import OUTPUT_MAX_CHARS, bounded_output, rich_text
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["HaystackCall", "StandardHaystackTool", "from_haystack", "to_haystack"]
@@ -111,7 +111,9 @@ def _haystack_parts(output: ToolOutput[Any]) -> list[TextContent | ImageContent 
     An image of a MIME type Haystack accepts is an ``ImageContent``, a
     resource's bytes a ``FileContent``; every other block is a ``TextContent``
     of its fallback text, and the structured value follows as its JSON text.
+    The texts share the output bound, as every provider's writer's do.
     """
+    output = bounded_output(output, OUTPUT_MAX_CHARS)
     parts: list[TextContent | ImageContent | FileContent] = []
     for block in output.content:
         if isinstance(block, Image) and block.mime_type in IMAGE_MIME_TYPES:

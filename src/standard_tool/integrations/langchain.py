@@ -43,7 +43,13 @@ from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutp
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.providers._text import ERROR_MAX_CHARS, json_text, jsonable, rich_text
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    bounded_output,
+    rich_text,
+    structured_text,
+)
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
@@ -258,7 +264,7 @@ def _read_blocks(content: object) -> ToolOutput[Any] | None:
     return ToolOutput(blocks)
 
 
-def langchain_content(output: ToolOutput[Any]) -> list[Any]:
+def langchain_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS) -> list[Any]:
     """Write a rich result as LangChain standard content blocks (a ``ToolMessage``'s content).
 
     A ``Text`` is a ``text`` block; an ``Image`` an ``image`` block and an
@@ -266,8 +272,11 @@ def langchain_content(output: ToolOutput[Any]) -> list[Any]:
     ``mime_type``. Audio (LangChain's tools do not answer with audio blocks), a
     text resource and a resource link are their ``fallback_text``; the structured
     value follows as its JSON text.
-    The ``ToolMessage``'s artifact is the ``ToolOutput`` itself.
+    The ``ToolMessage``'s artifact is the ``ToolOutput`` itself. The text
+    blocks share ``max_chars`` and the structured value's text is cut at it, as
+    every provider's writer does.
     """
+    output = bounded_output(output, max_chars)
     blocks: list[Any] = []
     for block in output.content:
         if isinstance(block, Text):
@@ -280,9 +289,10 @@ def langchain_content(output: ToolOutput[Any]) -> list[Any]:
             file["extras"] = {"uri": block.uri}
             blocks.append(file)
         else:
-            blocks.append({"type": "text", "text": rich_text(ToolOutput([block]), "LangChain")})
+            text = rich_text(ToolOutput([block]), "LangChain", max_chars)
+            blocks.append({"type": "text", "text": text})
     if output.structured is not None:
-        blocks.append({"type": "text", "text": json_text(jsonable(output.structured))})
+        blocks.append({"type": "text", "text": structured_text(output.structured, max_chars)})
     return blocks
 
 

@@ -54,7 +54,12 @@ from standard_tool.content import (
 from standard_tool.content import ToolOutput as RichOutput
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._runner import Call, content, positional_refused, run_calls
-from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
+from standard_tool.providers._text import (
+    ERROR_MAX_CHARS,
+    OUTPUT_MAX_CHARS,
+    bounded_output,
+    rich_text,
+)
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = [
@@ -130,8 +135,10 @@ def _llama_blocks(output: RichOutput[Any]) -> list[Any]:
     An image is an ``ImageBlock``, audio an ``AudioBlock`` (its format from the
     MIME type), a resource's bytes a ``DocumentBlock``; a text, a text resource
     and a resource link are ``TextBlock``s of their fallback text, and the
-    structured value follows as its JSON text.
+    structured value follows as its JSON text. The texts share the output bound,
+    as every provider's writer's do.
     """
+    output = bounded_output(output, OUTPUT_MAX_CHARS)
     blocks: list[Any] = []
     for block in output.content:
         if isinstance(block, Image):

@@ -33,7 +33,12 @@ from standard_tool.content import EmbeddedResource, Image, Text, ToolOutput, ric
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, content, run_calls
-from standard_tool.providers._text import json_text, jsonable, rich_text
+from standard_tool.providers._text import (
+    OUTPUT_MAX_CHARS,
+    bounded_output,
+    rich_text,
+    structured_text,
+)
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["from_openai_agents", "openai_agents_content", "to_openai_agents"]
@@ -76,7 +81,7 @@ class _Invoke:
 _IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
-def openai_agents_content(output: ToolOutput[Any]) -> list[Any]:
+def openai_agents_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS) -> list[Any]:
     """Write a rich result as the SDK's tool outputs: ``ToolOutputText``, ``...Image``, ``...File``.
 
     A ``Text`` is a ``ToolOutputText``; an ``Image`` of JPEG, PNG, GIF or WebP a
@@ -84,9 +89,11 @@ def openai_agents_content(output: ToolOutput[Any]) -> list[Any]:
     ``ToolOutputFileContent``. Every other block is its ``fallback_text``; the
     structured value follows as its JSON text. The SDK sends them to the
     Responses API as ``input_image`` / ``input_file`` items of the tool's output.
+    The text items share ``max_chars`` and the structured value's text is cut at it.
     """
     from agents import ToolOutputFileContent, ToolOutputImage, ToolOutputText
 
+    output = bounded_output(output, max_chars)
     items: list[Any] = []
     for block in output.content:
         if isinstance(block, Text):
@@ -103,9 +110,10 @@ def openai_agents_content(output: ToolOutput[Any]) -> list[Any]:
             data = f"data:application/pdf;base64,{block.base64}"
             items.append(ToolOutputFileContent(file_data=data, filename=name))
         else:
-            items.append(ToolOutputText(text=rich_text(ToolOutput([block]), "OpenAI Agents")))
+            text = rich_text(ToolOutput([block]), "OpenAI Agents", max_chars)
+            items.append(ToolOutputText(text=text))
     if output.structured is not None:
-        items.append(ToolOutputText(text=json_text(jsonable(output.structured))))
+        items.append(ToolOutputText(text=structured_text(output.structured, max_chars)))
     return items
 
 

@@ -32,13 +32,20 @@ from standard_tool._core import (
     StandardToolValidationError,
     standard_tool,
 )
-from standard_tool._shared import is_async_callable
+from standard_tool._shared import is_async_callable, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.content import Audio, EmbeddedResource, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool, parameters
 from standard_tool.providers._openai import openai_strict, to_openai_chat
 from standard_tool.providers._runner import Call, Decode, run_calls
-from standard_tool.providers._text import jsonable, rich_text, text_result
+from standard_tool.providers._text import (
+    OUTPUT_MAX_CHARS,
+    bounded_output,
+    json_text,
+    jsonable,
+    rich_text,
+    text_result,
+)
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["from_pydantic_ai", "pydantic_ai_content", "to_pydantic_ai"]
@@ -191,7 +198,7 @@ def _answer(results: list[ToolResult]) -> Any:
     raise _failure(result) from result.exception
 
 
-def pydantic_ai_content(output: ToolOutput[Any]) -> Any:
+def pydantic_ai_content(output: ToolOutput[Any], max_chars: int = OUTPUT_MAX_CHARS) -> Any:
     """Write a rich result as what a Pydantic AI tool returns.
 
     A ``Text`` is a string; an ``Image``, an ``Audio`` and an ``EmbeddedResource``
@@ -199,10 +206,12 @@ def pydantic_ai_content(output: ToolOutput[Any]) -> Any:
     resource and a resource link their ``fallback_text``. Without a structured
     value that list is the return; with one, a ``ToolReturn`` whose
     ``return_value`` is the structured value (as JSON data) and whose ``content``
-    is the list.
+    is the list. The texts share ``max_chars``; a structured value whose JSON
+    text is longer is its JSON text, cut.
     """
     from pydantic_ai.messages import BinaryContent, ToolReturn
 
+    output = bounded_output(output, max_chars)
     parts: list[Any] = []
     for block in output.content:
         if isinstance(block, Text):
@@ -213,10 +222,13 @@ def pydantic_ai_content(output: ToolOutput[Any]) -> Any:
             media = block.mime_type or "application/octet-stream"
             parts.append(BinaryContent(block.blob, media_type=media, identifier=block.uri))
         else:
-            parts.append(rich_text(ToolOutput([block]), "Pydantic AI"))
+            parts.append(rich_text(ToolOutput([block]), "Pydantic AI", max_chars))
     if output.structured is None:
         return parts
-    return ToolReturn(return_value=jsonable(output.structured), content=parts)
+    data = jsonable(output.structured, max(max_chars, 1))
+    text = json_text(data)
+    value = data if len(text) <= max_chars else truncate_text(text, max_chars)
+    return ToolReturn(return_value=value, content=parts)
 
 
 def _failure(result: ToolResult) -> ModelRetry | ToolFailed:
