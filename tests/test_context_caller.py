@@ -129,6 +129,78 @@ async def test_handlers_plugged_in_with_use_caller_answer_outside_mcp() -> None:
     assert [entry[0] for entry in logged] == ["debug", "info", "error"]
 
 
+def _answering(name: str) -> Caller:
+    async def ask(message: str, schema: dict[str, Any]) -> Elicitation:
+        return Elicitation("accept", {"name": name})
+
+    return Caller(elicit=ask, name=f"{name}'s caller")
+
+
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [("sign_up", None), ("sign_up", 30.0), ("sign_up_sync", 30.0)],
+    ids=["async", "async with a deadline", "sync in a worker thread"],
+)
+async def test_a_caller_handed_to_the_toolkit_is_the_one_the_context_talks_to(
+    name: str, limit: float | None
+) -> None:
+    """``caller=`` goes down with the call (no ``use_caller``) and wins over ``use_caller``'s."""
+    kit = Toolkit([*TOOLS, *SYNC_TOOLS])
+    given = await kit.aexecute(name, {}, timeout=limit, caller=_answering("Ada"))
+    assert given.value == "accept: {'name': 'Ada'}"
+    with use_caller(_answering("Bo")):
+        wins = await kit.aexecute(name, {}, timeout=limit, caller=_answering("Cy"))
+        default = await kit.aexecute(name, {}, timeout=limit)
+    assert wins.value == "accept: {'name': 'Cy'}"
+    assert default.value == "accept: {'name': 'Bo'}"
+    # nothing is left behind: the next call has no caller
+    alone = await kit.aexecute(name, {}, timeout=limit)
+    assert alone.success is False
+    assert isinstance(alone.exception, CallerUnavailableError)
+
+
+def test_a_caller_handed_to_a_sync_execute_reaches_the_context() -> None:
+    kit = Toolkit([*TOOLS, *SYNC_TOOLS])
+    for timeout in (None, 30.0):
+        for name in ("sign_up", "sign_up_sync"):  # the async one runs in a loop of its own
+            result = kit.execute(name, {}, timeout=timeout, caller=_answering("Di"))
+            assert result.value == "accept: {'name': 'Di'}", (name, timeout, result.error)
+    made = ToolContext("t", caller=_answering("Ed"))
+    assert made.caller is not None
+    assert made.caller.name == "Ed's caller"
+    with use_caller(_answering("Fay")):
+        assert ToolContext("t").caller is not None
+        assert ToolContext("t", caller=_answering("Gus")).caller.name == "Gus's caller"  # type: ignore[union-attr]
+
+
+async def test_an_mcp_call_hands_its_client_down_with_the_call_not_through_use_caller() -> None:
+    """The server gives the toolkit the request's caller; no caller is current around the tool."""
+    from standard_tool._context import CALLER
+
+    seen: list[tuple[object, str | None]] = []
+
+    @tool
+    def probe(ctx: ToolContext) -> str:
+        """Report who called."""
+        seen.append((CALLER.get(), None if ctx.caller is None else ctx.caller.name))
+        return "ok"
+
+    @tool
+    async def probe_async(ctx: ToolContext) -> str:
+        """Report who called."""
+        seen.append((CALLER.get(), None if ctx.caller is None else ctx.caller.name))
+        return "ok"
+
+    with anyio.fail_after(60):
+        async with Client(server([probe, probe_async]), mode="legacy") as client:
+            await client.call_tool("probe", {})
+            await client.call_tool("probe_async", {})
+        async with Client(server([probe, probe_async])) as client:  # 2026-07-28: rounds
+            await client.call_tool("probe", {})
+            await client.call_tool("probe_async", {})
+    assert seen == [(None, "MCP client")] * 4
+
+
 async def test_without_a_caller_elicit_and_sample_raise_and_log_goes_to_logging(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -391,6 +391,9 @@ class ToolContext:
         deadline: the ``time.monotonic()`` value at which the call is late (wins
             over ``timeout``).
         on_progress: receives each ``ProgressEvent`` reported during the call.
+        caller: who called (``log``, ``elicit``, ``sample`` and ``roots`` reach
+            its handlers); ``None``: the caller ``use_caller`` set where the
+            context is made, if any.
     """
 
     __slots__ = (
@@ -421,6 +424,7 @@ class ToolContext:
         timeout: float | None = None,
         deadline: float | None = None,
         on_progress: ProgressCallback | None = None,
+        caller: Caller | None = None,
     ) -> None:
         self.tool_name = tool_name
         self._call_id = call_id
@@ -434,7 +438,7 @@ class ToolContext:
         self._cancelled: threading.Event | None = None
         self._on_progress = on_progress
         self._metadata: dict[str, Any] | None = None
-        self._caller = CALLER.get()
+        self._caller = CALLER.get() if caller is None else caller
         self._ended = False
 
     def __repr__(self) -> str:
@@ -791,10 +795,10 @@ class ToolContext:
 
 
 #: A call whose context nobody asked for yet: ``[tool_name, call_id, arguments,
-#: trace_id, on_progress, ToolContext | None, deadline]``. The ``Toolkit`` sets one of these
-#: (a list costs a fraction of a ``ToolContext``) and ``current_context()`` turns it
-#: into a ``ToolContext`` on first use, so a call whose handler never asks pays
-#: almost nothing for it.
+#: trace_id, on_progress, ToolContext | None, deadline, Caller | None]``. The
+#: ``Toolkit`` sets one of these (a list costs a fraction of a ``ToolContext``) and
+#: ``current_context()`` turns it into a ``ToolContext`` on first use, so a call whose
+#: handler never asks pays almost nothing for it.
 Pending = list[Any]
 
 #: The running call: its ``ToolContext``, a ``Pending`` one, or ``None``.
@@ -828,6 +832,7 @@ def _materialize(pending: Pending) -> ToolContext:
                 trace_id=pending[3],
                 deadline=pending[6],
                 on_progress=pending[4],
+                caller=pending[7],
             )
             pending[5] = context
         return context

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 from standard_tool._context import (
     CURRENT,
+    Caller,
     Event,
     Pending,
     ProgressCallback,
@@ -763,6 +764,7 @@ class Toolkit:
         call_id: str | None = None,
         trace_id: str | None = None,
         on_progress: ProgressCallback | None = None,
+        caller: Caller | None = None,
     ) -> ToolResult:
         """Run the tool called ``name`` from async code; the async twin of ``execute``.
 
@@ -785,6 +787,9 @@ class Toolkit:
                 provider's call (a generated one in the context when omitted).
             trace_id: copied to the context.
             on_progress: receives each ``ProgressEvent`` the tool reports.
+            caller: who called: the tool's ``ToolContext`` talks back to it
+                (``log``, ``elicit``, ``sample``, ``roots``); by default the caller
+                ``use_caller`` set here, if any.
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
@@ -804,7 +809,7 @@ class Toolkit:
         limit = self._limits.get(name) if timeout is None else timeout
         listener = self.on_progress if on_progress is None else on_progress
         if limit is None or math.isinf(limit):
-            pending: Pending = [name, call_id, input, trace_id, listener, None, None]
+            pending: Pending = [name, call_id, input, trace_id, listener, None, None, caller]
             token = _enter_pending(pending)
             try:
                 value = call(input, meta)
@@ -828,6 +833,7 @@ class Toolkit:
             trace_id=trace_id,
             timeout=limit,
             on_progress=listener,
+            caller=caller,
         )
         waited = ""  # what a timeout adds to its error (_give_up)
         token = enter(context)
@@ -938,6 +944,7 @@ class Toolkit:
         call_id: str | None = None,
         trace_id: str | None = None,
         on_progress: ProgressCallback | None = None,
+        caller: Caller | None = None,
     ) -> ToolResult:
         """Run the tool called ``name`` and return its ``ToolResult``.
 
@@ -956,6 +963,7 @@ class Toolkit:
             call_id: copied to the result and the context.
             trace_id: copied to the context.
             on_progress: receives each ``ProgressEvent`` the tool reports.
+            caller: who called (see ``aexecute``).
 
         Returns:
             A ``ToolResult``; failures are results, not exceptions.
@@ -977,6 +985,7 @@ class Toolkit:
                 self.on_progress if on_progress is None else on_progress,
                 None,
                 None,
+                caller,
             ]
             token = _enter_pending(pending)
             try:
@@ -1015,6 +1024,7 @@ class Toolkit:
                 call_id=call_id,
                 trace_id=trace_id,
                 on_progress=on_progress,
+                caller=caller,
             )
             if limit is None:
                 return asyncio.run(run)
@@ -1029,7 +1039,7 @@ class Toolkit:
             return result
         listener = self.on_progress if on_progress is None else on_progress
         if limit is None:
-            pending = [name, call_id, input, trace_id, listener, None, None]
+            pending = [name, call_id, input, trace_id, listener, None, None, caller]
             token = _enter_pending(pending)
             try:
                 value = call(input, meta)
@@ -1052,6 +1062,7 @@ class Toolkit:
             trace_id=trace_id,
             timeout=limit,
             on_progress=listener,
+            caller=caller,
         )
         waited = ""  # what a timeout adds to its error (_give_up)
         token = enter(context)
@@ -1555,7 +1566,7 @@ async def run_batch(
         else:
             deadline = now + limit
             begun = start
-        pending: Pending = [name, call_id, input, None, listener, None, deadline]
+        pending: Pending = [name, call_id, input, None, listener, None, deadline, None]
         if not inline and name not in runs_async:
             jobs.append(_Job(index, call, input, pending, limit))
             continue

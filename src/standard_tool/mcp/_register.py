@@ -7,13 +7,12 @@ and ``fastmcp`` lazily).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
-from standard_tool._context import Caller, LogLevel, use_caller
+from standard_tool._context import Caller, LogLevel
 from standard_tool._core import optional_member
 from standard_tool._shared import checked_timeout
 from standard_tool._toolkit import Toolkit
@@ -124,17 +123,16 @@ class _ToolsMiddleware:
                 return types.CallToolResult.model_validate(_bad_arguments())
             arguments = cast("dict[str, Any]", given)
             call_id, send = progress_sender(ctx)
-            # The tool's ToolContext reaches the client (given its loop: no copy made).
-            with use_caller(session_caller(ctx, asyncio.get_running_loop())):
-                result = await run_call(
-                    self.kit,
-                    name,
-                    arguments,
-                    self.meta,
-                    self.timeout,
-                    call_id=call_id,
-                    send_progress=send,
-                )
+            result = await run_call(
+                self.kit,
+                name,
+                arguments,
+                self.meta,
+                self.timeout,
+                call_id=call_id,
+                send_progress=send,
+                caller=session_caller(ctx, asyncio.get_running_loop()),
+            )
             return types.CallToolResult.model_validate(call_result(result, self.wrap[name]))
         result = await call_next(ctx)
         if ctx.method != "tools/list" or params.get("cursor") is not None:
@@ -181,7 +179,13 @@ def _fastmcp_caller(context: Any, request: Any) -> Caller:
         text = message if isinstance(message, str) else json.dumps(message, default=str)
         await context.log(text, level=level, logger_name=logger)
 
-    return Caller(log=log, elicit=session.elicit, sample=session.sample, name="MCP client")
+    return Caller(
+        log=log,
+        elicit=session.elicit,
+        sample=session.sample,
+        name="MCP client",
+        loop=asyncio.get_running_loop(),
+    )
 
 
 @cache
@@ -198,10 +202,16 @@ def _fastmcp_tool_class() -> type[Any]:
         async def run(self, arguments: dict[str, Any]) -> ToolResult:
             kit, meta, timeout, wrap = self._runner
             call_id, send, caller = _fastmcp_request()
-            with use_caller(caller) if caller is not None else contextlib.nullcontext():
-                result = await run_call(
-                    kit, self.name, arguments, meta, timeout, call_id=call_id, send_progress=send
-                )
+            result = await run_call(
+                kit,
+                self.name,
+                arguments,
+                meta,
+                timeout,
+                call_id=call_id,
+                send_progress=send,
+                caller=caller,
+            )
             answer = CallToolResult.model_validate(call_result(result, wrap))
             return ToolResult.from_mcp_result(answer)
 

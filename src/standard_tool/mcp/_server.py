@@ -21,11 +21,11 @@ from typing_extensions import Literal, Self
 
 from standard_tool._context import (
     CURRENT,
+    Caller,
     CallerUnavailableError,
     ProgressCallback,
     ProgressEvent,
     cancel_pending,
-    use_caller,
 )
 from standard_tool._core import input_json_schema, optional_member, output_json_schema
 from standard_tool._shared import checked_timeout, truncate_text
@@ -220,6 +220,7 @@ class _SyncCall:
         timeout: float | None,
         call_id: str | None,
         listener: ProgressCallback | None,
+        caller: Caller | None,
     ) -> ToolResult | None:
         with self.lock:
             if self.cancelled:  # abandoned before it started: never run it
@@ -234,6 +235,7 @@ class _SyncCall:
                 timeout=timeout,
                 call_id=call_id,
                 on_progress=listener,
+                caller=caller,
             )
         finally:
             _RUNNING.discard(self)
@@ -258,6 +260,7 @@ async def _run_in_thread(
     timeout: float | None,
     call_id: str | None,
     listener: ProgressCallback | None,
+    caller: Caller | None,
 ) -> ToolResult:
     """Run a sync tool in one of anyio's worker threads, off the event loop.
 
@@ -272,7 +275,16 @@ async def _run_in_thread(
     call = _SyncCall()
     try:
         result = await anyio.to_thread.run_sync(
-            call.run, kit, name, arguments, meta, timeout, call_id, listener, abandon_on_cancel=True
+            call.run,
+            kit,
+            name,
+            arguments,
+            meta,
+            timeout,
+            call_id,
+            listener,
+            caller,
+            abandon_on_cancel=True,
         )
     except anyio.get_cancelled_exc_class():
         call.cancel()
@@ -290,30 +302,44 @@ async def run_call(
     *,
     call_id: str | None = None,
     send_progress: SendProgress | None = None,
+    caller: Caller | None = None,
 ) -> ToolResult:
     """Run one ``tools/call``: the one place every MCP server of this package runs a tool.
 
     An async tool runs in the request's task; a sync tool in a worker thread
-    (``_run_in_thread``), so it never blocks the server. The call's
-    ``ToolContext`` gets ``call_id`` (the request id; a generated one when
-    ``None``). With ``send_progress`` (the request's progress sender) every
-    ``ProgressEvent`` the tool reports is sent while the tool runs (a yield
-    without a number counts 1, 2, 3...), and is still given to the toolkit's own
+    (``_run_in_thread``), so it never blocks the server. The call goes one way
+    down: the toolkit gets what the call's ``ToolContext`` needs once, and the
+    context is made of it: ``call_id`` (the request id; a generated one when
+    ``None``) and ``caller``, the client it talks back to (``session_caller``,
+    or a round's caller that answers from the client's input responses). With
+    ``send_progress`` (the request's progress sender) every ``ProgressEvent`` the
+    tool reports is sent while the tool runs (a yield without a number counts 1,
+    2, 3...), and is still given to the toolkit's own
     ``on_progress``. Cancelling the request cancels the call: an async tool is
     cancelled, a sync tool's ``ToolContext.cancelled`` becomes true.
     """
     threaded = name in kit and not kit.is_async(name)
     if send_progress is None:  # nobody watches: the toolkit's own on_progress, if any
         if threaded:
-            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, None)
-        return await kit.aexecute(name, arguments, meta, timeout=timeout, call_id=call_id)
+            return await _run_in_thread(kit, name, arguments, meta, timeout, call_id, None, caller)
+        return await kit.aexecute(
+            name, arguments, meta, timeout=timeout, call_id=call_id, caller=caller
+        )
     relay = _Relay(kit, send_progress)
     try:
         if threaded:
-            result = await _run_in_thread(kit, name, arguments, meta, timeout, call_id, relay)
+            result = await _run_in_thread(
+                kit, name, arguments, meta, timeout, call_id, relay, caller
+            )
         else:
             result = await kit.aexecute(
-                name, arguments, meta, timeout=timeout, call_id=call_id, on_progress=relay
+                name,
+                arguments,
+                meta,
+                timeout=timeout,
+                call_id=call_id,
+                on_progress=relay,
+                caller=caller,
             )
         await relay.drain()
     except BaseException:
@@ -683,26 +709,29 @@ def server(
 
         def start() -> Awaitable[ToolResult]:
             return run_call(
-                kit, params.name, arguments, meta, timeout, call_id=call_id, send_progress=send
+                kit,
+                params.name,
+                arguments,
+                meta,
+                timeout,
+                call_id=call_id,
+                send_progress=send,
+                caller=caller,
             )
 
-        # The tool's ToolContext reaches the client (given its loop: no copy made).
-        with use_caller(caller):
-            try:
-                if not may_task:
-                    result = await start()
-                else:
-                    assert task_options is not None
-                    assert rounds is not None
-                    outcome = await run_maybe_as_task(
-                        task_options, rounds, declared, start, answer_of
-                    )
-                    if isinstance(outcome, dict):  # the call became a task
-                        return outcome
-                    result = outcome
-            except InputRequired:
-                assert rounds is not None  # only a round's caller stops a call
-                return rounds.input_required()
+        try:
+            if not may_task:
+                result = await start()
+            else:
+                assert task_options is not None
+                assert rounds is not None
+                outcome = await run_maybe_as_task(task_options, rounds, declared, start, answer_of)
+                if isinstance(outcome, dict):  # the call became a task
+                    return outcome
+                result = outcome
+        except InputRequired:
+            assert rounds is not None  # only a round's caller stops a call
+            return rounds.input_required()
         return answer_of(result, rounds is not None and rounds.legacy is None)
 
     # The handlers answer the wire dicts the SDK accepts (``HandlerResult``).

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import Literal, NotRequired, TypedDict, overload
 
-from standard_tool._context import use_caller
 from standard_tool._core import (
     AsyncTool,
     StandardToolV0Definition,
@@ -634,8 +633,11 @@ def mcp_tool_handlers(
         ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         arguments = {} if params.arguments is None else params.arguments
-        with use_caller(session_caller(ctx)):  # the tool's ToolContext reaches the client
-            result = await kit.aexecute(params.name, arguments, meta, timeout=timeout)
+        # the tool's ToolContext talks back to the client
+        import asyncio
+
+        caller = session_caller(ctx, asyncio.get_running_loop())
+        result = await kit.aexecute(params.name, arguments, meta, timeout=timeout, caller=caller)
         return mcp_types.CallToolResult.model_validate(_call_result(result, wrap.get(result.name)))
 
     return {"on_list_tools": on_list_tools, "on_call_tool": on_call_tool}
