@@ -42,14 +42,25 @@ Script = list[Any]
 
 
 def _scripted(turns: Script, seen: list[list[ChatMessage]]) -> MockFunctionCallingLLM:
-    """A test model answering each request with the next turn, after its check."""
+    """A test model answering each request with the next turn, after its check.
+
+    The check gets the tools the agent offered: LlamaIndex 0.14.25 and later hand
+    them to the response generator; older releases (the floor environment's) do
+    not, so they are also read where the agent prepares the request.
+    """
     pending = list(turns)
+    offered: list[Any] = []
+
+    class Scripted(MockFunctionCallingLLM):
+        def _prepare_chat_with_tools(self, tools: Any, *args: Any, **kwargs: Any) -> Any:
+            offered[:] = list(tools)
+            return super()._prepare_chat_with_tools(tools, *args, **kwargs)
 
     def respond(messages: list[ChatMessage], **kwargs: Any) -> ChatMessage:
         seen.append(list(messages))
         check, calls, text = pending.pop(0)
         if check is not None:
-            check(messages, kwargs.get("tools") or [])
+            check(messages, kwargs.get("tools") or offered)
         if calls:
             blocks: list[Any] = [
                 ToolCallBlock(tool_call_id=i, tool_name=n, tool_kwargs=a) for i, n, a in calls
@@ -57,7 +68,7 @@ def _scripted(turns: Script, seen: list[list[ChatMessage]]) -> MockFunctionCalli
             return ChatMessage(role=MessageRole.ASSISTANT, blocks=blocks)
         return ChatMessage(role=MessageRole.ASSISTANT, content=text)
 
-    return MockFunctionCallingLLM(response_generator=respond)
+    return Scripted(response_generator=respond)
 
 
 def _results(messages: list[ChatMessage]) -> dict[str, str]:

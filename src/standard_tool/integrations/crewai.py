@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import json
 import uuid
 from collections.abc import Iterable
 from typing import Any, ClassVar, cast
@@ -29,7 +30,12 @@ from crewai.tools.base_tool import Tool
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 from typing_extensions import overload
 
-from standard_tool._core import StandardToolV0, StandardToolV0Definition, standard_tool
+from standard_tool._core import (
+    StandardToolV0,
+    StandardToolV0Definition,
+    input_json_schema,
+    standard_tool,
+)
 from standard_tool._shared import run_blocking
 from standard_tool._toolkit import Toolkit
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
@@ -78,6 +84,23 @@ class StandardCrewAITool(BaseTool):
         """The standard tool this CrewAI tool runs."""
         return self._standard
 
+    def _generate_description(self) -> None:
+        """Shim for CrewAI before 1.14: its composite description shows the real arguments.
+
+        Those releases rewrite ``description`` into ``Tool Name: ... Tool Arguments:
+        ... Tool Description: ...``, the arguments read from ``args_schema``'s pydantic
+        fields, which this tool has none of (``{}``); the model reads that text in
+        every text (ReAct) step. The shim writes the strict ``parameters`` the model
+        is held to there instead. Later releases keep ``description`` as written.
+        """
+        authored = self.description
+        super()._generate_description()
+        if self.description != authored:
+            shown = json.dumps(self.args_schema.model_json_schema())
+            self.description = (
+                f"Tool Name: {self.name}\nTool Arguments: {shown}\nTool Description: {authored}"
+            )
+
     async def _call(self, arguments: dict[str, Any]) -> str:
         tool = self._standard
         strict = openai_strict(tool)
@@ -99,13 +122,30 @@ class StandardCrewAITool(BaseTool):
         """Run one call from CrewAI's sync path; return the text the model reads."""
         if args:
             return content(positional_refused(self.standard_tool.name, len(args)), "CrewAI")
-        return run_blocking(self._call(kwargs))
+        return run_blocking(self._call(_shim_security_context(self._standard, kwargs)))
 
     async def _arun(self, *args: Any, **kwargs: Any) -> str:
         """Run one call from CrewAI's async path; return the text the model reads."""
         if args:
             return content(positional_refused(self.standard_tool.name, len(args)), "CrewAI")
-        return await self._call(kwargs)
+        return await self._call(_shim_security_context(self._standard, kwargs))
+
+
+def _shim_security_context(tool: AnyTool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Shim for CrewAI before 1.14: drop the ``security_context`` it adds to the arguments.
+
+    Those releases' text (ReAct) tool loop puts a ``security_context`` of their own
+    into every call's arguments, which the model never wrote and a tool's schema
+    does not declare (its ``additionalProperties: false`` would refuse the call);
+    later releases pass it beside the arguments. A tool that declares a property of
+    that name keeps it.
+    """
+    if "security_context" not in arguments:
+        return arguments
+    declared = input_json_schema(tool).get("properties")
+    if isinstance(declared, dict) and "security_context" in declared:
+        return arguments
+    return {k: v for k, v in arguments.items() if k != "security_context"}
 
 
 def _to_crewai(tool: AnyTool) -> StandardCrewAITool:

@@ -196,6 +196,22 @@ def _rich_of(blocks: list[Any]) -> RichOutput[Any] | None:
     return RichOutput(content) if len(content) == len(read) else None
 
 
+_CONTENT_BLOCKS = (TextBlock, ImageBlock, AudioBlock, DocumentBlock)
+
+
+def _shim_unparsed_blocks(output: ToolOutput) -> list[Any]:
+    """Shim for older LlamaIndex (0.14.12 among them): the blocks a tool returned.
+
+    Those releases parse a returned list into blocks only when every item is a
+    text, image or audio block; a list with a ``DocumentBlock`` becomes one text
+    block of the list's ``repr``. The list itself is then read instead.
+    """
+    raw: Any = output.raw_output
+    if isinstance(raw, list) and raw and all(isinstance(b, _CONTENT_BLOCKS) for b in raw):
+        return cast("list[Any]", raw)
+    return list(output.blocks)
+
+
 def _reporter(context: Context) -> Callable[[ProgressEvent], None]:
     """Write each progress report to the workflow's stream, from any thread."""
     loop = asyncio.get_running_loop()
@@ -389,7 +405,7 @@ def from_llama_index(li_tool: BaseTool) -> StandardToolV0[Any, Any, Any, Any]:
         if output.is_error:
             text = f"LlamaIndex tool {name!r}: {output.content or 'the tool reported an error'}"
             raise LlamaIndexToolError(truncate_text(text, ERROR_MAX_CHARS))
-        rich = _rich_of(output.blocks)
+        rich = _rich_of(_shim_unparsed_blocks(output))
         return output.raw_output if rich is None else rich
 
     built: Any = standard_tool(
