@@ -207,8 +207,10 @@ def _shim_unparsed_blocks(output: ToolOutput) -> list[Any]:
     block of the list's ``repr``. The list itself is then read instead.
     """
     raw: Any = output.raw_output
-    if isinstance(raw, list) and raw and all(isinstance(b, _CONTENT_BLOCKS) for b in raw):
-        return cast("list[Any]", raw)
+    if isinstance(raw, list):
+        items = cast("list[object]", raw)
+        if items and all(isinstance(item, _CONTENT_BLOCKS) for item in items):
+            return list(items)
     return list(output.blocks)
 
 
