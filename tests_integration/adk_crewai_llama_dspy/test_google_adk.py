@@ -61,13 +61,25 @@ def _responses(body: dict[str, Any]) -> dict[str, Any]:
     return {p["functionResponse"]["id"]: p["functionResponse"]["response"] for p in parts}
 
 
+def _gemini(client: Client) -> Gemini:
+    """ADK's ``Gemini`` model on ``client``.
+
+    ADK 2 takes the client as a field; ADK 1 (the floor environment's) builds its
+    own from the environment in its ``api_client`` property, given this one instead.
+    """
+    model = Gemini(model="fake-model", client=client)
+    if getattr(model, "client", None) is not client:
+        model.__dict__["api_client"] = client  # the cached property's value
+    return model
+
+
 def _run(fake: FakeModel, tools: list[Any], state: dict[str, Any] | None = None) -> str:
     client = Client(
         api_key="test-key", http_options={"base_url": fake.base_url, "api_version": "v1beta"}
     )
     agent = LlmAgent(
         name="helper",
-        model=Gemini(model="fake-model", client=client),
+        model=_gemini(client),
         instruction="Use the tools.",
         tools=tools,
     )

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from functools import cache
+from importlib.metadata import version
 from typing import Any, cast
 
 from google.adk.tools.base_tool import BaseTool
@@ -54,6 +56,7 @@ from standard_tool.providers._gemini_run import (
     gemini_rich_response,
 )
 from standard_tool.providers._runner import Call, content, run_calls
+from standard_tool.providers._text import rich_text
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["StandardAdkTool", "from_google_adk", "to_google_adk"]
@@ -134,11 +137,35 @@ def _adk_response(result: ToolResult) -> dict[str, Any]:
     if rich is None:
         return _response(result.value, content(result), result.success)
     response, parts = gemini_rich_response(rich)
-    if parts:
+    older = _adk_without_media()
+    if parts and older is None:
         response["media"] = [
             types.Part(inline_data=types.Blob(**part["inline_data"])) for part in parts
         ]
+    elif parts:  # the shim: each block's bounded fallback line, in place, instead
+        response["output"] = rich_text(ToolOutput(rich.content), older or "Google ADK")
     return response
+
+
+@cache
+def _adk_without_media() -> str | None:
+    """Shim for Google ADK before media parts (1.19 among them); ``None`` when ADK sends them.
+
+    Later releases take every ``Part`` with ``inline_data`` out of a tool's
+    response and send it to the model as a part of the function response (their
+    ``flows.llm_flows.tools._caller`` module does). Older ones would leave the
+    bytes inside the response's JSON, so the bridge writes each image or document
+    as its bounded fallback line there instead; this returns the name those lines
+    give (``"Google ADK 1.19.0"``).
+    """
+    try:
+        from google.adk.flows.llm_flows.tools import _caller
+    except ImportError:
+        pass
+    else:
+        if hasattr(_caller, "_extract_multimodal_parts"):
+            return None
+    return f"Google ADK {version('google-adk')}"
 
 
 @overload
