@@ -63,7 +63,7 @@ if [ "$all" = 1 ]; then
     # The heaviest environments (the framework ones, install, the MCP suite) are
     # spread over the two lanes.
     lanes=(
-        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor agent_sdks agent_sdks_floor frameworks_floor crewai_llama_floor"
+        "five_frameworks install strands langchain_floor openai_agents_floor mcp_floor agent_sdks agent_sdks_floor frameworks_floor crewai_llama_floor camel camel_floor"
         "adk_crewai_llama_dspy mcp_conformance mcp_npm langchain_standard strands_floor pydantic_ai_floor langchain_chat_openai google_genai_floor google_adk_floor mcp_scale"
     )
     listed=" ${lanes[*]} "
