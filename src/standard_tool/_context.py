@@ -217,9 +217,10 @@ def _unpickle_unavailable(message: str, capability: str | None) -> CallerUnavail
 class Caller:
     """Who a running tool can talk back to: four optional async handlers.
 
-    MCP serving makes one per ``tools/call`` from the client's session; anywhere
-    else, plug your own in with ``use_caller`` (an agent loop that can ask its
-    user, a model to sample from). A handler left ``None`` is not available:
+    MCP serving makes one per ``tools/call`` from the client's session and hands
+    it down with the call (``Toolkit.aexecute(..., caller=...)``); anywhere else,
+    plug your own in with ``use_caller`` or ``caller=`` (an agent loop that can ask
+    its user, a model to sample from). A handler left ``None`` is not available:
     ``log`` then goes to the standard library's ``logging``, ``elicit`` and
     ``sample`` raise ``CallerUnavailableError``.
 
@@ -243,7 +244,7 @@ class Caller:
     loop: asyncio.AbstractEventLoop | None = None
 
 
-#: The caller of the tool calls running here: set by MCP serving or ``use_caller``.
+#: The caller of the tool calls started here (``use_caller``); a call's own ``caller=`` wins.
 CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
     "standard_tool_caller", default=None
 )
