@@ -21,6 +21,7 @@ text in ``output`` and the structured value in ``structured``.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib.metadata import version
@@ -149,23 +150,17 @@ def _adk_response(result: ToolResult) -> dict[str, Any]:
 
 @cache
 def _adk_without_media() -> str | None:
-    """Shim for Google ADK before media parts (1.19 among them); ``None`` when ADK sends them.
+    """Shim for Google ADK before 2.7 (1.19 among them); ``None`` when ADK sends media.
 
-    Later releases take every ``Part`` with ``inline_data`` out of a tool's
-    response and send it to the model as a part of the function response (their
-    ``flows.llm_flows.tools._caller`` module does). Older ones would leave the
-    bytes inside the response's JSON, so the bridge writes each image or document
-    as its bounded fallback line there instead; this returns the name those lines
-    give (``"Google ADK 1.19.0"``).
+    From 2.7 ADK takes every ``Part`` with ``inline_data`` out of a tool's response
+    and sends it to the model as a part of the function response. Older releases
+    (the 1.x line too) would leave the bytes inside the response's JSON, so the
+    bridge writes each image and document as its bounded fallback line there
+    instead; this returns the name those lines give (``"Google ADK 1.19.0"``).
     """
-    try:
-        from google.adk.flows.llm_flows.tools import _caller
-    except ImportError:
-        pass
-    else:
-        if hasattr(_caller, "_extract_multimodal_parts"):
-            return None
-    return f"Google ADK {version('google-adk')}"
+    installed = version("google-adk")
+    major_minor = tuple(int(part) for part in re.findall(r"\d+", installed)[:2])
+    return None if major_minor >= (2, 7) else f"Google ADK {installed}"
 
 
 @overload
