@@ -168,6 +168,19 @@ def photo() -> ToolOutput:
     return ToolOutput([Text("A red dot:"), Image(_png(), "image/png")], {"rows": 1})
 
 
+def test_a_cloned_agent_copies_the_tools_and_they_still_answer_our_text(model: FakeModel) -> None:
+    """``ChatAgent.clone`` wraps each tool's ``func`` in a plain ``FunctionTool``."""
+    _script_one_turn(model)
+    clone = _agent(model, to_camel([tag_count, forecast, explode])).clone()
+    copies = [clone._internal_tools[name] for name in ("forecast", "tag_count")]  # pyright: ignore[reportPrivateUsage]
+    assert not any(isinstance(copy, StandardCamelTool) for copy in copies)
+
+    response = asyncio.run(clone.astep("Go."))  # the scripted turn checks what the model read
+
+    assert response.msgs[0].content == "Two tags; no forecast."
+    assert copies[1](tags={"a": "1"}) == "1"
+
+
 def test_a_rich_result_carries_its_images_to_the_model(model: FakeModel) -> None:
     seen: list[dict[str, Any]] = []
     expect_turn(model, calls(("call_s", "photo", {})))

@@ -23,7 +23,7 @@ import asyncio
 import base64
 import binascii
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, cast
 
 from camel.toolkits import FunctionTool
@@ -68,9 +68,10 @@ class StandardCamelTool(FunctionTool):
 
     def __init__(self, tool: AnyTool) -> None:
         self._standard = tool
-        self._kit = Toolkit([tool])
+        self._async = Toolkit([tool]).is_async(tool.name)
+        self._answering = _answering(Toolkit([tool]), tool.name, self._async)
         declared = to_openai_chat(tool, strict=False)
-        super().__init__(_direct(self._kit, tool.name), declared)  # pyright: ignore[reportUnknownMemberType]
+        super().__init__(self._answering, declared)  # pyright: ignore[reportUnknownMemberType]
 
     @property
     def standard_tool(self) -> AnyTool:
@@ -89,47 +90,46 @@ class StandardCamelTool(FunctionTool):
         """Run one call from CAMEL's sync path (``ChatAgent.step``)."""
         if args:
             return content(positional_refused(self._standard.name, len(args)), "CAMEL")
-        return run_blocking(self._call(kwargs))
+        if self._async:
+            return run_blocking(self._answering(**kwargs))
+        return self._answering(**kwargs)
 
     async def async_call(self, *args: Any, **kwargs: Any) -> Any:
         """Run one call from CAMEL's async path (``ChatAgent.astep``)."""
         if args:
             return content(positional_refused(self._standard.name, len(args)), "CAMEL")
-        return await self._call(kwargs)
+        if self._async:
+            return await self._answering(**kwargs)
+        # A sync tool runs in a worker thread, so the agent's event loop never blocks.
+        return await asyncio.to_thread(self._answering, **kwargs)
 
-    async def _call(self, arguments: dict[str, Any]) -> Any:
-        name = self._standard.name
-        calls = [Call(f"call_{uuid.uuid4().hex}", name, arguments, False)]
-        run = run_calls(self._kit, calls, meta=None, timeout=None, decode=None)
-        if self._kit.is_async(name):
-            (result,) = await run
-        else:
-            # A sync tool runs in a worker thread, so the agent's event loop never blocks.
-            (result,) = await asyncio.to_thread(asyncio.run, run)
+
+def _answering(kit: Toolkit, name: str, is_async: bool) -> Callable[..., Any]:
+    """Return what ``FunctionTool.func`` holds: the tool called by keyword, answering our text.
+
+    Async for an async tool. A copy CAMEL makes of the tool (``ChatAgent.clone``
+    wraps ``func`` in a plain ``FunctionTool``) therefore answers as the tool does.
+    """
+
+    def run(arguments: dict[str, Any]) -> Coroutine[Any, Any, list[ToolResult]]:
+        call = Call(f"call_{uuid.uuid4().hex}", name, arguments, False)
+        return run_calls(kit, [call], meta=None, timeout=None, decode=None)
+
+    if is_async:
+
+        async def answer_async(**arguments: Any) -> Any:
+            (result,) = await run(arguments)
+            return _answer(result)
+
+        answer_async.__name__ = name
+        return answer_async
+
+    def answer_sync(**arguments: Any) -> Any:
+        (result,) = run_blocking(run(arguments))
         return _answer(result)
 
-
-def _direct(kit: Toolkit, name: str) -> Callable[..., Any]:
-    """Return what ``FunctionTool.func`` holds: the tool as a plain function (its value)."""
-
-    def value(result: ToolResult) -> Any:
-        if result.success:
-            return result.value
-        raise CamelToolError(content(result)) from result.exception
-
-    if kit.is_async(name):
-
-        async def run_async(**arguments: Any) -> Any:
-            return value(await kit.aexecute(name, arguments))
-
-        run_async.__name__ = name
-        return run_async
-
-    def run_sync(**arguments: Any) -> Any:
-        return value(kit.execute(name, arguments))
-
-    run_sync.__name__ = name
-    return run_sync
+    answer_sync.__name__ = name
+    return answer_sync
 
 
 def _answer(result: ToolResult) -> Any:
