@@ -38,12 +38,7 @@ from standard_tool.content import Content, Image, Text, ToolOutput, rich_output
 from standard_tool.providers._declare import bridge_many, bridge_one, is_one_tool
 from standard_tool.providers._openai import to_openai_chat
 from standard_tool.providers._runner import Call, content, positional_refused, run_calls
-from standard_tool.providers._text import (
-    ERROR_MAX_CHARS,
-    OUTPUT_MAX_CHARS,
-    bounded_output,
-    rich_text,
-)
+from standard_tool.providers._text import ERROR_MAX_CHARS, rich_text
 from standard_tool.schemas.jsonschema import tool_schema
 
 __all__ = ["CamelToolError", "StandardCamelTool", "from_camel", "to_camel"]
@@ -67,9 +62,10 @@ class StandardCamelTool(FunctionTool):
     """
 
     def __init__(self, tool: AnyTool) -> None:
+        kit = Toolkit([tool])
         self._standard = tool
-        self._async = Toolkit([tool]).is_async(tool.name)
-        self._answering = _answering(Toolkit([tool]), tool.name, self._async)
+        self._async = kit.is_async(tool.name)
+        self._answering = _answering(kit, tool.name, self._async)
         declared = to_openai_chat(tool, strict=False)
         super().__init__(self._answering, declared)  # pyright: ignore[reportUnknownMemberType]
 
@@ -144,11 +140,10 @@ def _camel_content(output: ToolOutput[Any]) -> str | CamelToolResult:
     """Write a rich result as CAMEL reads a tool's answer.
 
     Without images it is one text: each block's ``fallback_text`` and the
-    structured value's JSON text, bounded as every writer's. With PNG, JPEG, GIF or
-    WebP images it is a CAMEL ``ToolResult``: that text (the images left out of it)
-    and the images as ``data:`` URLs, which ``ChatAgent`` shows the model.
+    structured value's JSON text, cut at the output bound (``rich_text``). With PNG,
+    JPEG, GIF or WebP images it is a CAMEL ``ToolResult``: that text (the images left
+    out of it) and the images as ``data:`` URLs, which ``ChatAgent`` shows the model.
     """
-    output = bounded_output(output, OUTPUT_MAX_CHARS)
     images: list[str] = []
     rest: list[Content] = []
     for block in output.content:

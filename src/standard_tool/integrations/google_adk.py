@@ -139,12 +139,12 @@ def _adk_response(result: ToolResult) -> dict[str, Any]:
         return _response(result.value, content(result), result.success)
     response, parts = gemini_rich_response(rich)
     older = _adk_without_media()
-    if parts and older is None:
+    if parts and older is not None:  # the shim: each block's bounded fallback line instead
+        response["output"] = rich_text(ToolOutput(rich.content), older)
+    elif parts:
         response["media"] = [
             types.Part(inline_data=types.Blob(**part["inline_data"])) for part in parts
         ]
-    elif parts:  # the shim: each block's bounded fallback line, in place, instead
-        response["output"] = rich_text(ToolOutput(rich.content), older or "Google ADK")
     return response
 
 
