@@ -5,7 +5,8 @@ server (several workers when stateless); ``server(tools)`` for the SDK's low-lev
 ``Server``; ``register(existing, tools)`` for an ``MCPServer`` or ``fastmcp.FastMCP``.
 Over protocol 2026-07-28 (no requests to the client) a tool that asks its client
 is answered through input-required rounds (``InputRequired``), its state signed with
-``RequestStateKeys``.
+``RequestStateKeys`` (and bound to the authenticated principal), accepted once when
+the server records used states (``UsedStates``).
 Use: ``await import_tools(session)`` turns the tools of any MCP server into Standard
 Tools; with ``relay_callbacks()`` given to the session and to ``import_tools``, what
 the server asks during a call (logs, sampling, elicitation) reaches that call's caller.
@@ -25,7 +26,7 @@ from standard_tool.mcp._register import register
 from standard_tool.mcp._relay import RelayCallbacks, relay_callbacks
 from standard_tool.mcp._rounds import InputRequired
 from standard_tool.mcp._server import LiveTools, http_app, serve, server, tools_list_entries
-from standard_tool.mcp._state import RequestStateError, RequestStateKeys
+from standard_tool.mcp._state import OpenedState, RequestStateError, RequestStateKeys, UsedStates
 from standard_tool.mcp._task_client import task_extension
 from standard_tool.mcp._task_server import TaskOptions
 from standard_tool.mcp._tasks import MemoryTaskStore, RedisTaskStore, TaskStore, TaskStoreError
@@ -38,6 +39,7 @@ __all__ = [
     "MCPToolError",
     "MCPToolRefusedWarning",
     "MemoryTaskStore",
+    "OpenedState",
     "RedisTaskStore",
     "RelayCallbacks",
     "RequestStateError",
@@ -45,6 +47,7 @@ __all__ = [
     "TaskOptions",
     "TaskStore",
     "TaskStoreError",
+    "UsedStates",
     "http_app",
     "import_tools",
     "register",

@@ -22,6 +22,7 @@ import anyio
 import anyio.abc
 
 from standard_tool._shared import truncate_text
+from standard_tool.mcp._state import current_principal
 from standard_tool.mcp._task_server import TaskOptions, declares_tasks, find_task
 from standard_tool.mcp._tasks import detailed, is_terminal
 
@@ -136,7 +137,9 @@ class Listen:
             async with anyio.create_task_group() as group:
                 if task_ids:
                     assert self._tasks is not None
-                    group.start_soon(_watch, self._tasks, task_ids, meta, send.clone())
+                    principal = current_principal()
+                    watched = (self._tasks, task_ids, principal, meta, send.clone())
+                    group.start_soon(_watch, *watched)
                 async with receive:
                     async for notification in receive:
                         await ctx.session.send_notification(
@@ -154,14 +157,15 @@ class Listen:
 async def _watch(
     options: TaskOptions,
     task_ids: list[str],
+    principal: str | None,
     meta: dict[str, Any],
     send: anyio.abc.ObjectSendStream[Any],
 ) -> None:
     """Send ``notifications/tasks`` for each change of the watched tasks, until they end.
 
     The store is read every ``options.poll`` seconds (the interval the tasks tell
-    clients to poll at). An unknown task id is dropped; a store that fails is read
-    again at the next interval.
+    clients to poll at). An unknown task id (or another principal's task) is
+    dropped; a store that fails is read again at the next interval.
     """
     from mcp.shared.exceptions import MCPError
     from mcp_types import INVALID_PARAMS
@@ -172,7 +176,7 @@ async def _watch(
         while watched:
             for task_id in list(watched):
                 try:
-                    fields = await find_task(options, task_id)
+                    fields = await find_task(options, task_id, principal)
                 except MCPError as err:
                     if err.error.code == INVALID_PARAMS:  # unknown, or expired
                         watched.remove(task_id)

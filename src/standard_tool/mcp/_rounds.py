@@ -21,18 +21,29 @@ that calls ``ctx.elicit``, ``ctx.sample`` or ``ctx.roots`` is served by *replay*
 So a handler's code is the same on every protocol version; what runs before its
 last question runs once per round, and must be safe to repeat (read, don't write,
 before asking). Any process holding the same keys can run the next round.
+
+A state is bound to its request and, on an authenticated transport, to the principal
+it was issued to. It may still be sent again within its lifetime (a retry, or a
+replay); a server given ``used_states`` accepts each state once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from standard_tool._context import QUESTION_KEY, Caller, CallerUnavailableError, Elicitation, Root
-from standard_tool._shared import truncate_text
-from standard_tool.mcp._state import RequestStateError, RequestStateKeys, request_digest
-from standard_tool.mcp._tasks import TaskLink
+from standard_tool._shared import safe_str, truncate_text
+from standard_tool.mcp._state import (
+    OpenedState,
+    RequestStateError,
+    RequestStateKeys,
+    UsedStates,
+    request_digest,
+)
+from standard_tool.mcp._tasks import TaskLink, TaskStoreError
 from standard_tool.providers._mcp_caller import (
     elicit_request,
     elicitation_of,
@@ -40,9 +51,6 @@ from standard_tool.providers._mcp_caller import (
     sample_request,
     text_of,
 )
-
-if TYPE_CHECKING:
-    import asyncio
 
 __all__ = ["KINDS", "InputRequired", "Rounds", "checked_answer"]
 
@@ -55,6 +63,8 @@ KINDS: dict[str, tuple[str, str, str]] = {
 }
 #: The most answers one call may gather (questions asked over all its rounds).
 MAX_QUESTIONS = 100
+#: Seconds a ``UsedStates`` store may take to record a state before the state is refused.
+CLAIM_TIMEOUT = 10.0
 _MAX_SHOWN = 200
 
 
@@ -98,6 +108,8 @@ class Rounds:
         "keys",
         "legacy",
         "link",
+        "opened",
+        "principal",
     )
 
     def __init__(
@@ -106,11 +118,17 @@ class Rounds:
         bound_to: str,
         answers: dict[str, Any],
         capabilities: Any,
+        principal: str | None = None,
+        opened: OpenedState | None = None,
     ) -> None:
         self.keys = keys
         self.bound_to = bound_to
         self.answers = answers
         self.capabilities = capabilities
+        #: Whom the request was authenticated as: the states made are bound to it.
+        self.principal = principal
+        #: The state the request sent back, verified (``None`` on a first round).
+        self.opened = opened
         self.asked: dict[str, dict[str, Any]] = {}
         self.count = 0
         #: The caller of a connection with requests to the client (before 2026-07-28),
@@ -140,8 +158,11 @@ class Rounds:
         arguments: Any,
         params: Any,
         capabilities: Any,
+        principal: str | None = None,
     ) -> Rounds:
         """Read one request's ``requestState`` and ``inputResponses``.
+
+        ``principal``: whom the request was authenticated as (``current_principal``).
 
         An answer is kept when the state says its key was asked; answers to keys
         never asked are ignored, and a question left unanswered is asked again.
@@ -154,11 +175,12 @@ class Rounds:
         state = getattr(params, "request_state", None)
         responses = getattr(params, "input_responses", None)
         if state is None:
-            return cls(keys, bound_to, {}, capabilities)
+            return cls(keys, bound_to, {}, capabilities, principal)
         try:
-            payload = keys.open(state, bound_to=bound_to)
+            opened = keys.verify(state, bound_to=bound_to, principal=principal)
         except RequestStateError as exc:
             raise _invalid(f"Invalid or expired requestState: {exc}") from exc
+        payload = opened.payload
         answers: dict[str, Any] = dict(payload.get("answers") or {})
         asked: Mapping[str, str] = payload.get("asked") or {}
         given: Mapping[str, Any] = {}
@@ -167,7 +189,36 @@ class Rounds:
         for key, method_asked in asked.items():
             if key in given and method_asked in KINDS:
                 answers[key] = checked_answer(key, method_asked, given[key])
-        return cls(keys, bound_to, answers, capabilities)
+        return cls(keys, bound_to, answers, capabilities, principal, opened)
+
+    async def claim(self, used: UsedStates) -> None:
+        """Record the state this request sent back as used; refuse one used before.
+
+        Raises:
+            MCPError: ``INVALID_PARAMS`` for a state accepted before, ``INTERNAL_ERROR``
+                when the store does not answer (the state is not accepted then).
+        """
+        if self.opened is None:
+            return
+        try:
+            claimed = used.claim(self.opened.state_id, self.opened.expires_at)
+            first = await asyncio.wait_for(claimed, CLAIM_TIMEOUT)
+        except Exception as exc:  # the store's boundary: fail closed, saying why
+            from mcp.shared.exceptions import MCPError
+            from mcp_types import INTERNAL_ERROR
+
+            said = safe_str(exc, _MAX_SHOWN)
+            if isinstance(exc, asyncio.TimeoutError):
+                said = f"the store did not answer within {CLAIM_TIMEOUT:g} s"
+            elif not isinstance(exc, TaskStoreError):
+                said = f"{type(exc).__name__}: {said}"
+            message = f"requestState could not be checked: {said}"
+            raise MCPError(code=INTERNAL_ERROR, message=message) from exc
+        if first is not True:
+            raise _invalid(
+                "Invalid or expired requestState: it was used already (each state is "
+                "accepted once); call the tool again from the start"
+            )
 
     def _declared(self, capability: str) -> bool:
         declared = self.capabilities
@@ -259,7 +310,7 @@ class Rounds:
             "asked": {key: request["method"] for key, request in self.asked.items()},
         }
         try:
-            state = self.keys.seal(payload, bound_to=self.bound_to)
+            state = self.keys.seal(payload, bound_to=self.bound_to, principal=self.principal)
         except RequestStateError as exc:
             from mcp.shared.exceptions import MCPError
             from mcp_types import INTERNAL_ERROR

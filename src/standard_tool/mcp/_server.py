@@ -31,7 +31,7 @@ from standard_tool._core import input_json_schema, optional_member, output_json_
 from standard_tool._shared import checked_timeout, truncate_text
 from standard_tool._toolkit import Toolkit, ToolResult
 from standard_tool.mcp._rounds import InputRequired, Rounds
-from standard_tool.mcp._state import RequestStateKeys
+from standard_tool.mcp._state import RequestStateKeys, UsedStates, current_principal
 from standard_tool.mcp._task_server import (
     TaskOptions,
     TaskSupport,
@@ -607,6 +607,7 @@ def server(
     state_keys: RequestStateKeys | None = None,
     required_capabilities: Mapping[str, Collection[str]] | None = None,
     tasks: TaskOptions | Mapping[str, TaskSupport] | None = None,
+    used_states: UsedStates | None = None,
     **server_options: Any,
 ) -> Server[Any]:
     """Build the MCP SDK's low-level ``Server`` answering ``tools/list`` and ``tools/call``.
@@ -642,6 +643,11 @@ def server(
         tasks: the tools that may run as tasks (the MCP extension
             ``io.modelcontextprotocol/tasks``): a ``TaskOptions``, or its ``tools``
             mapping (``{"report": "optional"}``) with the default options.
+        used_states: a store recording each ``requestState`` accepted
+            (``MemoryTaskStore``, or ``RedisTaskStore`` for several processes), so
+            that a state is accepted once: a second call with it is refused, and the
+            client must start the call again. Without it a state is accepted until
+            it expires (a client's retry works; a replay runs the round again).
         **server_options: other ``mcp.server.lowlevel.Server`` options.
 
     Raises:
@@ -697,8 +703,13 @@ def server(
         loop = asyncio.get_running_loop()
         caller = session_caller(ctx, loop)
         rounds = None
+        principal = current_principal()
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # no requests to the client
-            rounds = Rounds.start(keys, "tools/call", params.name, arguments, params, declared)
+            rounds = Rounds.start(
+                keys, "tools/call", params.name, arguments, params, declared, principal
+            )
+            if used_states is not None:
+                await rounds.claim(used_states)
             caller = rounds.caller(caller, loop)
         elif may_task:  # requests to the client until the call becomes a task
             rounds = Rounds.for_legacy(caller)
@@ -725,7 +736,9 @@ def server(
             else:
                 assert task_options is not None
                 assert rounds is not None
-                outcome = await run_maybe_as_task(task_options, rounds, declared, start, answer_of)
+                outcome = await run_maybe_as_task(
+                    task_options, rounds, declared, start, answer_of, principal
+                )
                 if isinstance(outcome, dict):  # the call became a task
                     return outcome
                 result = outcome

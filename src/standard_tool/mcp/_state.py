@@ -5,8 +5,13 @@ Layer: top (standard library only).
 MCP 2026-07-28 has no session: a ``tools/call`` that needs the client's input answers
 ``input_required`` with an opaque ``requestState``, and the client sends it back with
 its answers. The state passes through the client, so it is signed here (HMAC-SHA256
-over its JSON) with a key the server's processes share, and carries its expiry and
-the request it belongs to. Anything that does not verify is refused.
+over its JSON) with a key the server's processes share, and carries its expiry, the
+request it belongs to and, on an authenticated transport, a digest of the principal
+it was issued to. Anything that does not verify is refused.
+
+Signing bounds a state's replay (to its request, its principal and its lifetime) but
+does not make it single-use; a server whose tools must not run a round twice records
+each state it accepts in a ``UsedStates`` store (``server(used_states=...)``).
 """
 
 from __future__ import annotations
@@ -18,11 +23,18 @@ import json
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from standard_tool._core import StandardToolError
 
-__all__ = ["RequestStateError", "RequestStateKeys", "request_digest"]
+__all__ = [
+    "OpenedState",
+    "RequestStateError",
+    "RequestStateKeys",
+    "UsedStates",
+    "current_principal",
+    "request_digest",
+]
 
 #: The environment variable ``RequestStateKeys.from_env`` reads: keys separated by commas,
 #: the signing key first.
@@ -59,6 +71,66 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def current_principal() -> str | None:
+    """Return who the current request is authenticated as, or ``None`` on an open transport.
+
+    The principal is the access token's client, issuer and subject (as the SDK's
+    bearer authentication sets them for the request: ``http_app(http_options=
+    {"auth": ..., "token_verifier": ...})``), so two users of one OAuth client are
+    two principals when the token verifier names the subject.
+    """
+    try:
+        from mcp.server.auth.middleware.auth_context import get_access_token
+    except ImportError:  # an SDK without auth: nobody is authenticated
+        return None
+    token = get_access_token()
+    if token is None:
+        return None
+    claims: object = getattr(token, "claims", None)
+    issuer: object = (
+        cast("Mapping[str, Any]", claims).get("iss") if isinstance(claims, Mapping) else None
+    )
+    subject: object = getattr(token, "subject", None)
+    parts = [str(token.client_id), None if issuer is None else str(issuer)]
+    parts.append(None if subject is None else str(subject))
+    return json.dumps(parts, separators=(",", ":"))
+
+
+def principal_tag(principal: str | None) -> str | None:
+    """Return the digest of ``principal`` a state carries (the state itself is not secret)."""
+    if principal is None:
+        return None
+    digest = hashlib.sha256(b"standard-tool/principal:" + principal.encode("utf-8", "replace"))
+    return digest.hexdigest()[:32]
+
+
+class OpenedState(NamedTuple):
+    """A verified ``requestState``: its payload, its expiry and its identity."""
+
+    payload: dict[str, Any]
+    #: When the state stops being accepted (epoch seconds).
+    expires_at: float
+    #: Unique to this state (its signature): what a ``UsedStates`` store records.
+    state_id: str
+
+
+class UsedStates(Protocol):
+    """Where a server records the ``requestState`` values it has accepted, to accept each once.
+
+    ``MemoryTaskStore`` (one process) and ``RedisTaskStore`` (several processes) are
+    such stores. The claim must be atomic: of two processes claiming one state at the
+    same moment, one wins.
+    """
+
+    async def claim(self, state_id: str, expires_at: float) -> bool:
+        """Record ``state_id`` as used until ``expires_at``; ``False`` if it was used already.
+
+        Raises:
+            TaskStoreError: the store did not answer (the state is then refused).
+        """
+        ...
 
 
 def request_digest(method: str, name: str, arguments: Any) -> str:
@@ -140,14 +212,27 @@ class RequestStateKeys:
     def _sign(self, key: bytes, body: str) -> str:
         return _b64(hmac.new(key, body.encode("ascii"), hashlib.sha256).digest())
 
-    def seal(self, payload: Mapping[str, Any], *, bound_to: str) -> str:
+    def seal(
+        self, payload: Mapping[str, Any], *, bound_to: str, principal: str | None = None
+    ) -> str:
         """Return ``payload`` as a signed state for the request ``bound_to`` names.
+
+        ``principal`` (see ``current_principal``) binds the state to whoever the
+        request was authenticated as: only they may send it back.
 
         Raises:
             RequestStateError: the sealed state would exceed the length a client may
                 send back (``MAX_STATE_CHARS``).
         """
-        document = {"p": dict(payload), "b": bound_to, "e": time.time() + self.ttl}
+        document: dict[str, Any] = {
+            "p": dict(payload),
+            "b": bound_to,
+            "e": time.time() + self.ttl,
+            "n": _b64(os.urandom(12)),  # two states of the same moment differ all the same
+        }
+        tag = principal_tag(principal)
+        if tag is not None:
+            document["u"] = tag
         data = json.dumps(document, separators=(",", ":"), ensure_ascii=True).encode("ascii")
         body = _PREFIX + _b64(data)
         sealed = f"{body}.{self._sign(self._keys[0], body)}"
@@ -158,12 +243,21 @@ class RequestStateKeys:
             )
         return sealed
 
-    def open(self, state: object, *, bound_to: str) -> dict[str, Any]:
+    def open(self, state: object, *, bound_to: str, principal: str | None = None) -> dict[str, Any]:
         """Verify a state a client sent back and return its payload.
 
         Raises:
             RequestStateError: the state is not a string this server signed with one
-                of its keys, has expired, or was made for another request.
+                of its keys, has expired, or was made for another request or another
+                principal.
+        """
+        return self.verify(state, bound_to=bound_to, principal=principal).payload
+
+    def verify(self, state: object, *, bound_to: str, principal: str | None = None) -> OpenedState:
+        """Verify a state a client sent back; return it opened, with its expiry and id.
+
+        Raises:
+            RequestStateError: as ``open``.
         """
         if not isinstance(state, str):
             raise RequestStateError(f"requestState must be a string, not {type(state).__name__}")
@@ -187,5 +281,10 @@ class RequestStateKeys:
             raise RequestStateError("requestState has expired; call the tool again from the start")
         if document.get("b") != bound_to:
             raise RequestStateError("requestState was made for another request")
+        if document.get("u") != principal_tag(principal):
+            raise RequestStateError(
+                "requestState was issued to another principal: send it back with the "
+                "credentials of the call that received it"
+            )
         payload: dict[str, Any] = document["p"]
-        return payload
+        return OpenedState(payload, float(expires), signature)

@@ -17,6 +17,7 @@ from typing_extensions import Literal
 
 from standard_tool._shared import truncate_text
 from standard_tool.mcp._rounds import KINDS, Rounds, checked_answer
+from standard_tool.mcp._state import current_principal, principal_tag
 from standard_tool.mcp._tasks import (
     CHANGED,
     TASKS_EXTENSION,
@@ -47,6 +48,8 @@ __all__ = [
 
 TaskSupport = Literal["optional", "required"]
 _MAX_ID = 200
+#: The field naming whom a task belongs to: a digest of the principal, empty for nobody.
+_OWNER = "owner"
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,12 @@ async def run_maybe_as_task(
     capabilities: Any,
     start: Callable[[], Awaitable[ToolResult]],
     answer: Callable[[ToolResult], dict[str, Any]],
+    principal: str | None = None,
 ) -> ToolResult | dict[str, Any]:
     """Run a call; past ``options.after`` seconds, make it a task and answer with the task.
+
+    The task belongs to ``principal`` (whom the call was authenticated as): only
+    requests authenticated as them see it (``find_task``).
 
     Returns the call's ``ToolResult`` when it ended in time (or raises what it
     raised: ``InputRequired`` for a question asked in time), else the
@@ -174,7 +181,8 @@ async def run_maybe_as_task(
     link = TaskLink(options.store, ttl=options.ttl, poll=options.poll, lease=options.lease)
     rounds.detach(link, capabilities)  # before any await: the next question is the task's
     try:
-        await options.store.set(link.task_id, link.fields("working"), link.expires)
+        created_fields = {**link.fields("working"), _OWNER: principal_tag(principal) or ""}
+        await options.store.set(link.task_id, created_fields, link.expires)
     except TaskStoreError as err:
         run.cancel()
         raise _store_failed(err) from err
@@ -245,13 +253,18 @@ def _task_id(ctx: Any, params: Any) -> str:
     return str(task_id)
 
 
-async def find_task(options: TaskOptions, task_id: str) -> dict[str, str]:
-    """Return a stored task's fields (a stopped process's task marked failed), or -32602."""
+async def find_task(options: TaskOptions, task_id: str, principal: str | None) -> dict[str, str]:
+    """Return a stored task's fields (a stopped process's task marked failed), or -32602.
+
+    A task made for another principal than ``principal`` (whom the request asking
+    is authenticated as) is unknown to this request, as a task that does not exist.
+    """
     try:
         fields = await options.store.get(task_id)
     except TaskStoreError as err:
         raise _store_failed(err) from err
-    if not fields or "task" not in fields:
+    owner = fields.get(_OWNER, "")
+    if not fields or "task" not in fields or owner != (principal_tag(principal) or ""):
         raise _invalid(f"unknown task {truncate_text(task_id, _MAX_ID)!r}")
     if stale(fields, options.lease):
         task = json.loads(fields["task"])
@@ -296,13 +309,13 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
 
     async def get(ctx: Any, params: TaskParams) -> dict[str, Any]:
         gate(ctx, "tasks/get")
-        fields = await find_task(options, _task_id(ctx, params))
+        fields = await find_task(options, _task_id(ctx, params), current_principal())
         return {"resultType": "complete", **detailed(fields)}
 
     async def update(ctx: Any, params: UpdateParams) -> dict[str, Any]:
         gate(ctx, "tasks/update")
         task_id = _task_id(ctx, params)
-        fields = await find_task(options, task_id)
+        fields = await find_task(options, task_id, current_principal())
         answers: dict[str, str] = {}
         for key, given in params.inputResponses.items():
             asked = fields.get(ask_field(key))
@@ -325,7 +338,7 @@ def install_task_handlers(srv: Any, options: TaskOptions) -> None:
     async def cancel(ctx: Any, params: TaskParams) -> dict[str, Any]:
         gate(ctx, "tasks/cancel")
         task_id = _task_id(ctx, params)
-        fields = await find_task(options, task_id)
+        fields = await find_task(options, task_id, current_principal())
         if not is_terminal(fields):
             expires = _expiry(task_envelope(fields))
             try:

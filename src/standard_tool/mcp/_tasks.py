@@ -14,6 +14,9 @@ expiry: ``MemoryTaskStore`` (the default, one process) or ``RedisTaskStore`` (se
 processes sharing one Redis). The process running a task writes a heartbeat every
 poll; a task whose process stopped writing it is reported ``failed``, with the reason,
 by whichever process is asked next.
+
+Both stores also record the request states a server has accepted (``claim``, the
+``UsedStates`` interface), for ``server(used_states=...)``.
 """
 
 from __future__ import annotations
@@ -81,10 +84,11 @@ class MemoryTaskStore:
             ``TaskStoreError`` (expired tasks are dropped first).
     """
 
-    __slots__ = ("_tasks", "max_tasks")
+    __slots__ = ("_tasks", "_used", "max_tasks")
 
     def __init__(self, *, max_tasks: int = 10_000) -> None:
         self._tasks: dict[str, tuple[float, dict[str, str]]] = {}
+        self._used: dict[str, float] = {}
         self.max_tasks = max_tasks
 
     def __repr__(self) -> str:
@@ -128,6 +132,27 @@ class MemoryTaskStore:
             for name in names:
                 found[1].pop(name, None)
 
+    async def claim(self, state_id: str, expires_at: float) -> bool:
+        """Record a used request state until it expires; ``False`` if it was recorded already.
+
+        At most ``max_tasks * 10`` states are kept at once (expired ones dropped
+        first); past that, ``TaskStoreError``, and the state is refused.
+        """
+        now = time.time()
+        used = self._used.get(state_id)
+        if used is not None and used > now:
+            return False
+        if len(self._used) >= self.max_tasks * 10:
+            for old in [s for s, until in self._used.items() if until <= now]:
+                del self._used[old]
+            if len(self._used) >= self.max_tasks * 10:
+                raise TaskStoreError(
+                    f"the memory store holds {len(self._used)} used request states already; "
+                    "try again once some expire"
+                )
+        self._used[state_id] = expires_at
+        return True
+
 
 class RedisTaskStore:
     """Tasks in Redis, shared by every process of a server: one hash per task.
@@ -137,9 +162,11 @@ class RedisTaskStore:
         prefix: put before each task id to make its key.
         timeout: seconds one operation may take before ``TaskStoreError``.
         client: a ``redis.asyncio.Redis`` to use instead of one made from ``url``.
+        used_prefix: put before each used request state's id to make its key
+            (``claim``).
     """
 
-    __slots__ = ("_client", "prefix", "timeout", "url")
+    __slots__ = ("_client", "prefix", "timeout", "url", "used_prefix")
 
     def __init__(
         self,
@@ -148,11 +175,13 @@ class RedisTaskStore:
         prefix: str = "standard-tool:task:",
         timeout: float = 2.0,
         client: Any = None,
+        used_prefix: str = "standard-tool:used-state:",
     ) -> None:
         self.url = url
         self.prefix = prefix
         self.timeout = timeout
         self._client = client
+        self.used_prefix = used_prefix
 
     def __repr__(self) -> str:
         return f"RedisTaskStore(prefix={self.prefix!r}, timeout={self.timeout:g})"
@@ -209,6 +238,13 @@ class RedisTaskStore:
         """Remove fields of a task (``HDEL``)."""
         if names:
             await self._run("delete", lambda redis: redis.hdel(self.prefix + task_id, *names))
+
+    async def claim(self, state_id: str, expires_at: float) -> bool:
+        """Record a used request state until it expires (``SET NX`` with an expiry, atomic)."""
+        key = self.used_prefix + state_id
+        milliseconds = max(int((expires_at - time.time()) * 1000), 1)
+        done = await self._run("claim", lambda redis: redis.set(key, "1", nx=True, px=milliseconds))
+        return bool(done)
 
     async def aclose(self) -> None:
         """Close the connections to Redis."""
