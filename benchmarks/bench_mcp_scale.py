@@ -38,6 +38,12 @@ core to itself, from the CPU per call measured behind HAProxy: with S, C and H t
 servers', client's and HAProxy's CPU per call, two cores serve at most
 2 / (S + C + H) calls a second, one process 1 / S, so the ratio is at most
 2S / (S + C + H).
+Each round also measures the machine itself (``machine``): how much pure-Python CPU
+work (encoding and decoding one ``tools/call`` request as JSON, no I/O) two processes
+running at once get done against one process alone, for ``CAL_SECONDS`` (3 s by
+default). On a virtual machine whose two cores are not two whole cores (shared with
+the host's other guests, or two threads of one physical core) this is below 2x, and
+no server can scale past it.
 Figures are medians over ``BENCH_ROUNDS`` rounds (3 by default), cases in a rotating
 order; ratios are the medians of the per-round ratios. The load average is printed
 before and after: on a shared machine, compare runs made under a similar load.
@@ -79,6 +85,33 @@ CASES: dict[str, tuple[str, int, bool]] = {
     "sdk x1": ("sdk", 1, False),
 }
 TOOLS = ("quick", "wait", "ask")
+#: The machine's own measure: JSON work in ``count`` processes at once for ``seconds``.
+_CPU_WORK = """
+import json, sys, time
+request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+           "params": {"name": "quick", "arguments": {"a": 1, "b": 2}}}
+done, end = 0, time.perf_counter() + float(sys.argv[1])
+while time.perf_counter() < end:
+    for _ in range(50):
+        json.loads(json.dumps(request))
+    done += 50
+print(done)
+"""
+
+
+def _machine(seconds: float) -> dict[str, float]:
+    """Pure-Python work done by one process alone, then by two at once (work per second)."""
+    figures: dict[str, float] = {}
+    for count in (1, 2):
+        command = [sys.executable, "-c", _CPU_WORK, str(seconds)]
+        workers = [
+            subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(count)
+        ]
+        done = sum(int(worker.communicate(timeout=seconds + 60)[0]) for worker in workers)
+        figures[f"x{count} work/s"] = done / seconds
+    return figures
+
+
 ARGUMENTS: dict[str, dict[str, Any]] = {"quick": {"a": 1, "b": 2}, "wait": {}, "ask": {}}
 
 
@@ -374,11 +407,14 @@ def main() -> None:
     else:
         calls, seconds = {"quick": 40 * WIDTH, "wait": 10 * WIDTH, "ask": 20 * WIDTH}, 30.0
     wrk_seconds = 2.0 if options.quick else float(os.environ.get("WRK_SECONDS", "5"))
+    machine_seconds = 1.0 if options.quick else float(os.environ.get("CAL_SECONDS", "3"))
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     names = list(CASES)
     results: list[dict[str, dict[str, float]]] = []
+    machine: list[dict[str, float]] = []
     for index in range(rounds):
         order = names[index % len(names) :] + names[: index % len(names)]
+        machine.append(_machine(machine_seconds))
         results.append(
             {case: _measure(case, calls, seconds, options.client, wrk_seconds) for case in order}
         )
@@ -408,6 +444,15 @@ def main() -> None:
             f"one behind HAProxy / one direct {ratio('ours x1 lb', 'ours x1', key):5.2f}x; "
             f"ours / the SDK's, one process {ratio('ours x1', 'sdk x1', key):5.2f}x"
         )
+
+    ceiling = statistics.median(m["x2 work/s"] / m["x1 work/s"] for m in machine)
+    spread = sorted(m["x2 work/s"] / m["x1 work/s"] for m in machine)
+    scaled = ratio("ours x2 lb", "ours x1", "quick calls/s")
+    print(
+        f"the machine: two CPU-bound Python processes at once do {ceiling:.2f}x the work of "
+        f"one (rounds: {', '.join(f'{x:.2f}' for x in spread)}); two server processes "
+        f"behind HAProxy reach {scaled / ceiling:.0%} of that for quick"
+    )
 
     def cpu(case: str, what: str) -> float:
         return statistics.median(r[case][f"quick {what} CPU us/call"] for r in results)
