@@ -448,6 +448,13 @@ def main() -> None:
     ceiling = statistics.median(m["x2 work/s"] / m["x1 work/s"] for m in machine)
     spread = sorted(m["x2 work/s"] / m["x1 work/s"] for m in machine)
     scaled = ratio("ours x2 lb", "ours x1", "quick calls/s")
+    rounds_scaled = sorted(
+        r["ours x2 lb"]["quick calls/s"] / r["ours x1"]["quick calls/s"] for r in results
+    )
+    print(
+        "quick, two processes behind HAProxy / one direct, round by round: "
+        + ", ".join(f"{x:.2f}" for x in rounds_scaled)
+    )
     print(
         f"the machine: two CPU-bound Python processes at once do {ceiling:.2f}x the work of "
         f"one (rounds: {', '.join(f'{x:.2f}' for x in spread)}); two server processes "
