@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,18 +78,10 @@ def _guarded(store: str = "memory", count: int = 1, events: bool = False) -> Ite
     }
     ports = [_free_port() for _ in range(count)]
     args = [sys.executable, "-m", "uvicorn", "--factory", "guarded_tools:make_app"]
-    with contextmanager_stack([_process([*args, "--port", str(p)], p, env=env) for p in ports]):
-        yield ports
-
-
-@contextmanager
-def contextmanager_stack(managers: list[Any]) -> Iterator[None]:
-    from contextlib import ExitStack
-
     with ExitStack() as stack:
-        for manager in managers:
-            stack.enter_context(manager)
-        yield
+        for each in ports:
+            stack.enter_context(_process([*args, "--port", str(each)], each, env=env))
+        yield ports
 
 
 @pytest.fixture(scope="module")

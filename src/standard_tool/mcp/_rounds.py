@@ -207,11 +207,12 @@ class Rounds:
             from mcp.shared.exceptions import MCPError
             from mcp_types import INTERNAL_ERROR
 
-            said = safe_str(exc, _MAX_SHOWN)
             if isinstance(exc, asyncio.TimeoutError):
                 said = f"the store did not answer within {CLAIM_TIMEOUT:g} s"
-            elif not isinstance(exc, TaskStoreError):
-                said = f"{type(exc).__name__}: {said}"
+            elif isinstance(exc, TaskStoreError):  # its message names the store already
+                said = safe_str(exc, _MAX_SHOWN)
+            else:
+                said = f"{type(exc).__name__}: {safe_str(exc, _MAX_SHOWN)}"
             message = f"requestState could not be checked: {said}"
             raise MCPError(code=INTERNAL_ERROR, message=message) from exc
         if first is not True:
